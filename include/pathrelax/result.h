@@ -1,0 +1,123 @@
+/* PathRelax results: the final states, the condition's verdict, the
+ * violations with their traces, and the figures of one run on one file.
+ *
+ * Copyright (C) 2026 the PathRelax authors. GPL-3.0-or-later.
+ */
+#ifndef PATHRELAX_RESULT_H
+#define PATHRELAX_RESULT_H
+
+#include "pathrelax/model.h"
+
+typedef enum {
+    VIOL_ASSERT,
+    VIOL_EXCEPTION,
+    VIOL_DEADLOCK,
+} ViolationKind;
+
+typedef enum {
+    EXC_NULL_POINTER,
+    EXC_ARRAY_INDEX,
+    EXC_ARITHMETIC,
+    EXC_NEGATIVE_ARRAY_SIZE,
+} ExceptionKind;
+
+const char *exception_name(ExceptionKind k);   /* "NullPointerException" */
+const char *violation_kind_name(ViolationKind k); /* "assert", "exception", "deadlock" */
+
+typedef struct {
+    ViolationKind kind;
+    int tid;              /* the failing thread; deadlock: -1 */
+    int line;             /* deadlock: 0 */
+    char *message;        /* "assertion failed: x == 1", "NullPointerException", ... */
+    Event *trace;         /* the first path found that shows it */
+    size_t trace_len;
+    uint64_t count;       /* executions that show it */
+} Violation;
+
+typedef struct {
+    int64_t *values;      /* one per shown location (Ast.shown) */
+    uint64_t count;       /* how many times a path ended in it */
+} FinalState;
+
+/* Figures of one search (one JMM round, or the only search of sc). */
+typedef struct {
+    uint64_t executions;      /* complete well-formed paths */
+    uint64_t states_visited;  /* distinct states stored */
+    uint64_t transitions;
+    uint64_t discarded;       /* paths dropped: assume false, ill-formed */
+    uint64_t cut_unroll;      /* paths cut by --unroll */
+    uint64_t cut_depth;       /* paths cut by the call-depth limit */
+    uint64_t cut_size;        /* paths cut by the array-size limit */
+    double seconds;
+} SearchStats;
+
+/* Paths cut by any bound. */
+static inline uint64_t search_stats_cut(const SearchStats *s)
+{
+    return s->cut_unroll + s->cut_depth + s->cut_size;
+}
+
+typedef enum {
+    LIMIT_NONE,
+    LIMIT_STATES,     /* --max-states reached */
+    LIMIT_TIME,       /* --timeout reached */
+} LimitHit;
+
+typedef struct Result {
+    const Program *prog;
+    const World *world;   /* for names of objects and locations */
+    const char *model;
+    int unroll;
+
+    GArray *states;       /* FinalState, sorted at result_finish */
+    GHashTable *state_index;
+    uint64_t positive;    /* final states (with multiplicity) satisfying the
+                             condition */
+    uint64_t negative;
+
+    GPtrArray *violations; /* Violation* */
+
+    SearchStats total;     /* sums over the searches */
+    GArray *rounds;        /* SearchStats, one per search (jmm: per round) */
+    LimitHit limit;
+    size_t peak_rss_kb;
+
+    /* jmm */
+    int iterations;
+    uint64_t writeset_size;
+    bool drf_shortcut;     /* answered from SC executions of a DRF program */
+} Result;
+
+Result *result_new(const Program *prog, const World *world, const char *model, int unroll);
+void result_free(Result *r);
+
+/* Records one final state (a path end may record several under jmm). */
+void result_add_state(Result *r, const int64_t *values);
+/* Records a violation; the trace is copied when it is the first of its
+   kind, thread, line and message. */
+void result_add_violation(Result *r, ViolationKind kind, int tid, int line,
+                          const char *message, const Event *trace, size_t trace_len);
+/* Adds one search's figures to r->total. */
+void result_add_stats(Result *r, const SearchStats *s);
+/* Forgets the states and violations found so far (the figures stay): a
+   model with rounds reports only its last search. */
+void result_clear_findings(Result *r);
+/* Sorts the states; call once after the search. */
+void result_finish(Result *r);
+
+/* Every path reached its end: no bound cut anything. */
+bool result_complete(const Result *r);
+/* The condition holds (exists: some state satisfies it; ~exists: none;
+   forall: all). True when there is no condition. */
+bool result_validated(const Result *r);
+/* Whether one final state satisfies the condition. */
+bool result_state_satisfies(const Result *r, const int64_t *values);
+
+/* Exit status for this file: 0 validated and no violation, 1 condition
+   fails or a violation, 3 nothing wrong found but a bound cut paths. */
+int result_exit_status(const Result *r);
+
+/* Peak resident set size of this process, in kB (from /proc). */
+size_t peak_rss_kb(void);
+
+#endif

@@ -1,0 +1,127 @@
+/* PathRelax: the world of one program under exploration: threads, objects
+ * and memory locations with dense ids, and the undo trail that the
+ * explorer and the memory models share.
+ *
+ * Copyright (C) 2026 the PathRelax authors. GPL-3.0-or-later.
+ *
+ * Thread ids: 0 is the initial thread (it runs the global initialisers and
+ * then starts every declared thread); tid i >= 1 is Program.threads[i-1].
+ *
+ * Objects are named by their allocation: the seq-th allocation of thread
+ * tid, with its class or array type and length. That name is the same in
+ * every interleaving and every JMM round, so an object id, and the
+ * location ids of its fields, can be compared across paths and rounds
+ * (the action-id scheme of the JPR paper, Section III, applied to objects).
+ * Objects are interned once and never collected (JPR Section IV.C).
+ *
+ * Locations: 0 .. n_globals-1 are the globals; each object then owns a
+ * contiguous block (its fields, or its elements).
+ */
+#ifndef PATHRELAX_WORLD_H
+#define PATHRELAX_WORLD_H
+
+#include "pathrelax/compile.h"
+
+typedef int32_t Loc;
+#define LOC_NONE (-1)
+
+typedef struct {
+    int tid;          /* allocating thread */
+    int seq;          /* allocation number within that thread, from 0 */
+    int class_index;  /* >= 0 for objects, -1 for arrays */
+    int type_index;   /* arrays: index into Program.types */
+    int64_t length;   /* arrays: element count */
+    Loc loc_base;     /* first location of the object */
+} ObjInfo;
+
+typedef struct {
+    int64_t obj;      /* 0 for a global */
+    int index;        /* global index, field index or element index */
+    bool is_volatile;
+    bool is_final;
+} LocInfo;
+
+/* ---- undo trail -------------------------------------------------------
+ * Every change to search state that outlives a step goes through the
+ * trail, so that backtracking is trail_undo() to a mark. Arrays are
+ * registered once by the address of their pointer, so they may be
+ * reallocated while the trail refers to them. */
+typedef struct {
+    uint32_t array;
+    uint32_t index;
+    int64_t old;
+} TrailEntry;
+
+typedef struct {
+    int64_t **arrays[64];
+    int n_arrays;
+    TrailEntry *entries;
+    size_t len, cap;
+} Trail;
+
+int trail_register(Trail *t, int64_t **array);
+static inline void trail_set(Trail *t, int array, size_t index, int64_t value)
+{
+    int64_t *a = *t->arrays[array];
+    if (a[index] == value)
+        return;
+    if (t->len == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 1024;
+        t->entries = g_renew(TrailEntry, t->entries, t->cap);
+    }
+    t->entries[t->len++] = (TrailEntry){(uint32_t)array, (uint32_t)index, a[index]};
+    a[index] = value;
+}
+static inline size_t trail_mark(const Trail *t) { return t->len; }
+void trail_undo(Trail *t, size_t mark);
+void trail_clear(Trail *t);
+
+/* ---- the world ------------------------------------------------------ */
+
+typedef struct World {
+    const Program *prog;
+    int n_tids;           /* 1 + prog->n_threads */
+
+    ObjInfo *objs;        /* index = object id; objs[0] unused (null) */
+    int64_t n_objs;       /* ids 1 .. n_objs-1 are in use */
+    int64_t objs_cap;
+    GHashTable *obj_index; /* allocation name -> object id */
+
+    LocInfo *locs;
+    Loc n_locs;
+    Loc locs_cap;
+} World;
+
+World *world_new(const Program *prog);
+void world_free(World *w);
+
+/* The object allocated as the seq-th allocation of tid with that shape;
+   created (with fresh locations) the first time it is asked for. */
+int64_t world_intern_object(World *w, int tid, int seq, int class_index,
+                            int type_index, int64_t length);
+
+static inline Loc world_field_loc(const World *w, int64_t obj, int index)
+{
+    return w->objs[obj].loc_base + index;
+}
+
+/* How many locations an object has: its fields, or its elements. */
+static inline int64_t world_obj_size(const World *w, int64_t obj)
+{
+    const ObjInfo *o = &w->objs[obj];
+    return o->class_index >= 0 ? w->prog->classes[o->class_index].n_fields : o->length;
+}
+
+/* The declared type of what a location holds. */
+const Type *world_loc_type(const World *w, Loc loc);
+
+/* "T1", "init" */
+const char *world_thread_name(const World *w, int tid);
+/* Location as a user reads it: "x", "Helper@T1.0.val", "int[]@init.0[1]". */
+char *world_loc_name(const World *w, Loc loc);
+/* A value of the given type as a user reads it: 5, true, null, Helper@T1.0 */
+char *world_value_string(const World *w, const Type *type, int64_t value);
+/* The name of an object: "Helper@T1.0" */
+char *world_obj_name(const World *w, int64_t obj);
+
+#endif

@@ -1,0 +1,649 @@
+/* The stack machine: runs one thread from a visible action up to its next
+ * one, calling the memory model at every shared action.
+ *
+ * Copyright (C) 2026 the PathRelax authors. GPL-3.0-or-later.
+ */
+#include "machine.h"
+
+#include <string.h>
+
+/* ---- thread words --------------------------------------------------- */
+
+static void ensure_words(Machine *mc, int tid, int64_t need)
+{
+    if (need <= mc->th_cap[tid])
+        return;
+    int cap = mc->th_cap[tid];
+    while (cap < need)
+        cap *= 2;
+    mc->th[tid] = g_renew(int64_t, mc->th[tid], cap);
+    memset(mc->th[tid] + mc->th_cap[tid], 0, sizeof(int64_t) * (size_t)(cap - mc->th_cap[tid]));
+    mc->th_cap[tid] = cap;
+}
+
+static inline void push(int64_t *th, int64_t v) { th[th[TH_SP]++] = v; }
+static inline int64_t pop(int64_t *th) { return th[--th[TH_SP]]; }
+static inline int64_t peek(const int64_t *th, int depth) { return th[th[TH_SP] - 1 - depth]; }
+
+static inline int64_t *local_ptr(int64_t *th, int slot) { return &th[th[TH_FP] + FRAME_HEADER + slot]; }
+
+/* Sets up frame 0 of a thread running method m. */
+static void enter_body(Machine *mc, int tid, int method)
+{
+    const CMethod *cm = &mc->prog->methods[method];
+    ensure_words(mc, tid, TH_HEADER + FRAME_HEADER + cm->n_locals + cm->max_stack + 1);
+    int64_t *th = mc->th[tid];
+    memset(th, 0, sizeof(int64_t) * (size_t)(TH_HEADER + FRAME_HEADER + cm->n_locals));
+    th[TH_METHOD] = method;
+    th[TH_FP] = TH_HEADER;
+    th[TH_SP] = TH_HEADER + FRAME_HEADER + cm->n_locals;
+}
+
+/* ---- monitors ------------------------------------------------------- */
+
+static void ensure_monitors(Machine *mc)
+{
+    int64_t need = mc->world->n_objs;
+    if (need <= mc->mon_cap)
+        return;
+    int64_t cap = mc->mon_cap ? mc->mon_cap : 16;
+    while (cap < need)
+        cap *= 2;
+    mc->mon_owner = g_renew(int64_t, mc->mon_owner, cap);
+    mc->mon_count = g_renew(int64_t, mc->mon_count, cap);
+    memset(mc->mon_owner + mc->mon_cap, 0, sizeof(int64_t) * (size_t)(cap - mc->mon_cap));
+    memset(mc->mon_count + mc->mon_cap, 0, sizeof(int64_t) * (size_t)(cap - mc->mon_cap));
+    mc->mon_cap = cap;
+}
+
+/* ---- machine -------------------------------------------------------- */
+
+void machine_init(Machine *mc, World *w, const ModelOps *ops, Model *model, Trail *trail,
+                  EventLog *events, Result *r, int unroll)
+{
+    *mc = (Machine){
+        .world = w,
+        .prog = w->prog,
+        .ops = ops,
+        .model = model,
+        .trail = trail,
+        .events = events,
+        .result = r,
+        .unroll = unroll,
+        .n_tids = w->n_tids,
+    };
+    mc->th = g_new0(int64_t *, mc->n_tids);
+    mc->th_cap = g_new0(int, mc->n_tids);
+    for (int t = 0; t < mc->n_tids; t++) {
+        mc->th_cap[t] = 256;
+        mc->th[t] = g_new0(int64_t, mc->th_cap[t]);
+    }
+    mc->h_owner = trail_register(trail, &mc->mon_owner);
+    mc->h_count = trail_register(trail, &mc->mon_count);
+    ensure_monitors(mc);
+    mc->held = g_array_new(FALSE, FALSE, sizeof(PathViolation));
+}
+
+void machine_free(Machine *mc)
+{
+    for (int t = 0; t < mc->n_tids; t++)
+        g_free(mc->th[t]);
+    g_free(mc->th);
+    g_free(mc->th_cap);
+    g_free(mc->mon_owner);
+    g_free(mc->mon_count);
+    g_array_free(mc->held, TRUE);
+}
+
+/* ---- events and violations ------------------------------------------ */
+
+static Event *new_event(Machine *mc, EventKind kind, int tid, int line)
+{
+    EventLog *log = mc->events;
+    if (log->len == log->cap) {
+        log->cap = log->cap ? log->cap * 2 : 256;
+        log->v = g_renew(Event, log->v, log->cap);
+    }
+    Event *ev = &log->v[log->len++];
+    *ev = (Event){.kind = (uint8_t)kind, .tid = tid, .line = line, .loc = LOC_NONE, .rf = RF_INIT};
+    return ev;
+}
+
+static void note_violation(Machine *mc, ViolationKind kind, int tid, int line, int detail)
+{
+    PathViolation v = {kind, tid, line, detail, mc->events->len};
+    g_array_append_val(mc->held, v);
+}
+
+/* ---- thread end ----------------------------------------------------- */
+
+static StepResult run_local(Machine *mc, int tid);
+
+static StepResult start_threads(Machine *mc)
+{
+    for (int t = 1; t < mc->n_tids; t++) {
+        enter_body(mc, t, mc->prog->threads[t - 1].method);
+        mc->th[t][TH_STATUS] = TS_READY;
+        if (!mc->ops->sync(mc->model, t, SYNC_START, t, NULL))
+            return STEP_DISCARD;
+    }
+    for (int t = 1; t < mc->n_tids; t++) {
+        StepResult r = run_local(mc, t);
+        if (r != STEP_OK)
+            return r;
+    }
+    return STEP_OK;
+}
+
+/* The thread's last action. An uncaught exception unwinds every
+   synchronized block, so the monitors it holds are released first. */
+static StepResult end_thread(Machine *mc, int tid, int line, bool died)
+{
+    if (died) {
+        for (int64_t obj = 1; obj < mc->world->n_objs && obj < mc->mon_cap; obj++) {
+            if (mc->mon_owner[obj] != tid + 1)
+                continue;
+            trail_set(mc->trail, mc->h_owner, (size_t)obj, 0);
+            trail_set(mc->trail, mc->h_count, (size_t)obj, 0);
+            Event *ev = new_event(mc, EV_UNLOCK, tid, line);
+            ev->arg = obj;
+            if (!mc->ops->sync(mc->model, tid, SYNC_UNLOCK, obj, ev))
+                return STEP_DISCARD;
+        }
+    }
+    Event *ev = new_event(mc, EV_END, tid, line);
+    if (!mc->ops->sync(mc->model, tid, SYNC_END, 0, ev))
+        return STEP_DISCARD;
+    mc->th[tid][TH_STATUS] = died ? TS_DEAD : TS_ENDED;
+    if (tid == 0)
+        return start_threads(mc);
+    return STEP_OK;
+}
+
+static StepResult throw_exception(Machine *mc, int tid, int line, ExceptionKind exc)
+{
+    Event *ev = new_event(mc, EV_EXCEPTION, tid, line);
+    ev->msg = (int32_t)exc;
+    note_violation(mc, VIOL_EXCEPTION, tid, line, (int)exc);
+    return end_thread(mc, tid, line, true);
+}
+
+/* ---- integer arithmetic with Java semantics -------------------------- */
+
+static inline int64_t wrap32(uint64_t v) { return (int64_t)(int32_t)(uint32_t)v; }
+
+/* Returns false on a zero divisor. */
+static bool divide(int op, int64_t a, int64_t b, int64_t *out)
+{
+    if (b == 0)
+        return false;
+    bool is_int = op == OP_IDIV || op == OP_IREM;
+    int64_t min = is_int ? INT32_MIN : INT64_MIN;
+    bool is_div = op == OP_IDIV || op == OP_LDIV;
+    if (a == min && b == -1)
+        *out = is_div ? min : 0; /* the one overflowing case wraps, as in Java */
+    else
+        *out = is_div ? a / b : a % b;
+    return true;
+}
+
+static int64_t arith(int op, int64_t a, int64_t b)
+{
+    uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+    switch (op) {
+    case OP_IADD: return wrap32(ua + ub);
+    case OP_ISUB: return wrap32(ua - ub);
+    case OP_IMUL: return wrap32((uint64_t)((uint32_t)ua * (uint32_t)ub));
+    case OP_ISHL: return wrap32((uint64_t)((uint32_t)ua << (b & 31)));
+    case OP_ISHR: return (int64_t)((int32_t)a >> (b & 31));
+    case OP_IUSHR: return wrap32((uint64_t)((uint32_t)ua >> (b & 31)));
+    case OP_LADD: return (int64_t)(ua + ub);
+    case OP_LSUB: return (int64_t)(ua - ub);
+    case OP_LMUL: return (int64_t)(ua * ub);
+    case OP_LSHL: return (int64_t)(ua << (b & 63));
+    case OP_LSHR: return a >> (b & 63);
+    case OP_LUSHR: return (int64_t)(ua >> (b & 63));
+    case OP_AND: return a & b;
+    case OP_OR: return a | b;
+    case OP_XOR: return a ^ b;
+    case OP_EQ: return a == b;
+    case OP_NE: return a != b;
+    case OP_LT: return a < b;
+    case OP_LE: return a <= b;
+    case OP_GT: return a > b;
+    case OP_GE: return a >= b;
+    default: g_assert_not_reached();
+    }
+}
+
+/* ---- calls ---------------------------------------------------------- */
+
+static StepResult call(Machine *mc, int tid, int callee, int line)
+{
+    const CMethod *cm = &mc->prog->methods[callee];
+    int64_t *th = mc->th[tid];
+    if (th[TH_DEPTH] >= EXPLORE_MAX_CALL_DEPTH)
+        return STEP_CUT_DEPTH;
+    if (cm->is_instance && peek(th, cm->n_params - 1) == 0)
+        return throw_exception(mc, tid, line, EXC_NULL_POINTER);
+
+    ensure_words(mc, tid, th[TH_SP] + FRAME_HEADER + cm->n_locals + cm->max_stack + 1);
+    th = mc->th[tid];
+    int64_t args_at = th[TH_SP] - cm->n_params;
+    int64_t fp = args_at; /* the new frame replaces the arguments */
+    int64_t args[cm->n_params > 0 ? cm->n_params : 1];
+    memcpy(args, &th[args_at], sizeof(int64_t) * (size_t)cm->n_params);
+    th[fp + 0] = th[TH_METHOD];
+    th[fp + 1] = th[TH_PC] + 1;
+    th[fp + 2] = th[TH_FP];
+    memcpy(&th[fp + FRAME_HEADER], args, sizeof(int64_t) * (size_t)cm->n_params);
+    memset(&th[fp + FRAME_HEADER + cm->n_params], 0,
+           sizeof(int64_t) * (size_t)(cm->n_locals - cm->n_params));
+    th[TH_METHOD] = callee;
+    th[TH_PC] = 0;
+    th[TH_FP] = fp;
+    th[TH_SP] = fp + FRAME_HEADER + cm->n_locals;
+    th[TH_DEPTH]++;
+    return STEP_OK;
+}
+
+static void ret(int64_t *th, bool has_value)
+{
+    int64_t value = has_value ? pop(th) : 0;
+    int64_t fp = th[TH_FP];
+    th[TH_METHOD] = th[fp + 0];
+    th[TH_PC] = th[fp + 1];
+    th[TH_FP] = th[fp + 2];
+    th[TH_SP] = fp;
+    th[TH_DEPTH]--;
+    if (has_value)
+        push(th, value);
+}
+
+/* ---- local execution -------------------------------------------------- */
+
+static StepResult new_array(Machine *mc, int tid, const Insn *in)
+{
+    int64_t *th = mc->th[tid];
+    int64_t n = pop(th);
+    if (n < 0)
+        return throw_exception(mc, tid, in->line, EXC_NEGATIVE_ARRAY_SIZE);
+    if (n > MACHINE_MAX_ARRAY)
+        return STEP_CUT_SIZE;
+    int64_t obj = world_intern_object(mc->world, tid, (int)th[TH_ALLOCS]++, -1, in->a, n);
+    ensure_monitors(mc);
+    push(th, obj);
+    return STEP_OK;
+}
+
+/* Runs thread tid's local instructions until it reaches a visible action,
+   ends, or the path stops. */
+static StepResult run_local(Machine *mc, int tid)
+{
+    const Program *prog = mc->prog;
+    for (;;) {
+        int64_t *th = mc->th[tid];
+        const CMethod *m = &prog->methods[th[TH_METHOD]];
+        const Insn *in = &m->code[th[TH_PC]];
+        if (op_is_visible(in->op))
+            return STEP_OK;
+        int64_t a, b, v;
+        switch (in->op) {
+        case OP_NOP: break;
+        case OP_CONST: push(th, in->k); break;
+        case OP_LOAD: push(th, *local_ptr(th, in->a)); break;
+        case OP_STORE: *local_ptr(th, in->a) = pop(th); break;
+        case OP_POP: th[TH_SP]--; break;
+        case OP_DUP: v = peek(th, 0); push(th, v); break;
+        case OP_DUP2:
+            a = peek(th, 1);
+            b = peek(th, 0);
+            push(th, a);
+            push(th, b);
+            break;
+        case OP_IDIV: case OP_IREM: case OP_LDIV: case OP_LREM:
+            b = pop(th);
+            a = pop(th);
+            if (!divide(in->op, a, b, &v))
+                return throw_exception(mc, tid, in->line, EXC_ARITHMETIC);
+            push(th, v);
+            break;
+        case OP_IADD: case OP_ISUB: case OP_IMUL: case OP_ISHL: case OP_ISHR: case OP_IUSHR:
+        case OP_LADD: case OP_LSUB: case OP_LMUL: case OP_LSHL: case OP_LSHR: case OP_LUSHR:
+        case OP_AND: case OP_OR: case OP_XOR:
+        case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+            b = pop(th);
+            a = pop(th);
+            push(th, arith(in->op, a, b));
+            break;
+        case OP_INEG: push(th, wrap32(0u - (uint64_t)pop(th))); break;
+        case OP_LNEG: push(th, (int64_t)(0u - (uint64_t)pop(th))); break;
+        case OP_BITNOT: push(th, ~pop(th)); break;
+        case OP_NOT: push(th, !pop(th)); break;
+        case OP_L2I: push(th, wrap32((uint64_t)pop(th))); break;
+        case OP_JMP: th[TH_PC] = in->a; continue;
+        case OP_JZ:
+            if (pop(th) == 0) {
+                th[TH_PC] = in->a;
+                continue;
+            }
+            break;
+        case OP_JNZ:
+            if (pop(th) != 0) {
+                th[TH_PC] = in->a;
+                continue;
+            }
+            break;
+        case OP_NEW:
+            v = world_intern_object(mc->world, tid, (int)th[TH_ALLOCS]++, in->a, -1, 0);
+            ensure_monitors(mc);
+            push(th, v);
+            break;
+        case OP_NEWARRAY: {
+            StepResult r = new_array(mc, tid, in);
+            if (r != STEP_OK || mc->th[tid][TH_STATUS] != TS_READY)
+                return r;
+            break;
+        }
+        case OP_ARRAYLEN:
+            a = pop(th);
+            if (a == 0)
+                return throw_exception(mc, tid, in->line, EXC_NULL_POINTER);
+            push(th, mc->world->objs[a].length);
+            break;
+        case OP_FREEZE:
+            if (!mc->ops->sync(mc->model, tid, SYNC_FREEZE, *local_ptr(th, 0), NULL))
+                return STEP_DISCARD;
+            break;
+        case OP_CALL: {
+            StepResult r = call(mc, tid, in->a, in->line);
+            if (r != STEP_OK || mc->th[tid][TH_STATUS] != TS_READY)
+                return r;
+            continue; /* the callee starts at pc 0 */
+        }
+        case OP_RET: ret(th, false); continue;
+        case OP_RETV: ret(th, true); continue;
+        case OP_ASSERT:
+            if (pop(th) == 0) {
+                Event *ev = new_event(mc, EV_ASSERT, tid, in->line);
+                ev->msg = in->a;
+                note_violation(mc, VIOL_ASSERT, tid, in->line, in->a);
+                return end_thread(mc, tid, in->line, true); /* AssertionError */
+            }
+            break;
+        case OP_ASSUME:
+            if (pop(th) == 0)
+                return STEP_DISCARD;
+            break;
+        case OP_LOOP_ENTER: *local_ptr(th, in->a) = 0; break;
+        case OP_LOOP_ITER:
+            if (++*local_ptr(th, in->a) > mc->unroll)
+                return STEP_CUT_UNROLL;
+            break;
+        case OP_END: return end_thread(mc, tid, in->line, false);
+        default: g_assert_not_reached();
+        }
+        th[TH_PC]++;
+    }
+}
+
+StepResult machine_start(Machine *mc)
+{
+    for (int t = 0; t < mc->n_tids; t++)
+        mc->th[t][TH_STATUS] = TS_NOT_STARTED;
+    g_array_set_size(mc->held, 0);
+    enter_body(mc, 0, mc->prog->init_method);
+    mc->th[0][TH_STATUS] = TS_READY;
+    return run_local(mc, 0);
+}
+
+/* ---- visible actions -------------------------------------------------- */
+
+/* The location a parked read or write acts on, or LOC_NONE when the action
+   throws instead (*exc says which). */
+static Loc action_loc(const Machine *mc, const int64_t *th, const Insn *in, ExceptionKind *exc)
+{
+    bool is_write = in->op == OP_PUTF || in->op == OP_ASTORE;
+    int base = is_write ? 1 : 0; /* a write has its value on top */
+    switch (in->op) {
+    case OP_GETG:
+    case OP_PUTG:
+        return in->a;
+    case OP_GETF:
+    case OP_PUTF: {
+        int64_t obj = peek(th, base);
+        if (obj == 0) {
+            *exc = EXC_NULL_POINTER;
+            return LOC_NONE;
+        }
+        return world_field_loc(mc->world, obj, in->a);
+    }
+    case OP_ALOAD:
+    case OP_ASTORE: {
+        int64_t index = peek(th, base);
+        int64_t arr = peek(th, base + 1);
+        if (arr == 0) {
+            *exc = EXC_NULL_POINTER;
+            return LOC_NONE;
+        }
+        if (index < 0 || index >= mc->world->objs[arr].length) {
+            *exc = EXC_ARRAY_INDEX;
+            return LOC_NONE;
+        }
+        return world_field_loc(mc->world, arr, (int)index);
+    }
+    default:
+        g_assert_not_reached();
+    }
+}
+
+static inline const Insn *current_insn(const Machine *mc, const int64_t *th)
+{
+    return &mc->prog->methods[th[TH_METHOD]].code[th[TH_PC]];
+}
+
+int machine_thread_options(Machine *mc, int tid, ReadChoice **choices, int *choices_cap)
+{
+    const int64_t *th = mc->th[tid];
+    if (th[TH_STATUS] != TS_READY)
+        return 0;
+    const Insn *in = current_insn(mc, th);
+    switch (in->op) {
+    case OP_GETG:
+    case OP_GETF:
+    case OP_ALOAD: {
+        ExceptionKind exc;
+        Loc loc = action_loc(mc, th, in, &exc);
+        if (loc == LOC_NONE)
+            return 1;
+        int n = mc->ops->read_choices(mc->model, tid, loc, *choices, *choices_cap);
+        if (n > *choices_cap) {
+            *choices_cap = n * 2;
+            *choices = g_renew(ReadChoice, *choices, *choices_cap);
+            n = mc->ops->read_choices(mc->model, tid, loc, *choices, *choices_cap);
+        }
+        return n > 0 ? n : MACHINE_NO_VALUE;
+    }
+    case OP_LOCK: {
+        int64_t obj = peek(th, 0);
+        if (obj == 0)
+            return 1;
+        int64_t owner = mc->mon_owner[obj];
+        return owner == 0 || owner == tid + 1;
+    }
+    case OP_JOIN: {
+        int status = machine_status(mc, in->a);
+        return status == TS_ENDED || status == TS_DEAD;
+    }
+    default:
+        return 1;
+    }
+}
+
+static StepResult do_read(Machine *mc, int tid, const Insn *in, const ReadChoice *choice)
+{
+    int64_t *th = mc->th[tid];
+    ExceptionKind exc;
+    Loc loc = action_loc(mc, th, in, &exc);
+    if (loc == LOC_NONE)
+        return throw_exception(mc, tid, in->line, exc);
+    th[TH_SP] -= in->op == OP_GETG ? 0 : in->op == OP_GETF ? 1 : 2;
+    Event *ev = new_event(mc, EV_READ, tid, in->line);
+    ev->loc = loc;
+    ev->is_volatile = mc->world->locs[loc].is_volatile;
+    mc->ops->read(mc->model, tid, loc, choice, ev);
+    push(th, ev->value);
+    return STEP_OK;
+}
+
+static StepResult do_write(Machine *mc, int tid, const Insn *in)
+{
+    int64_t *th = mc->th[tid];
+    ExceptionKind exc;
+    Loc loc = action_loc(mc, th, in, &exc);
+    if (loc == LOC_NONE)
+        return throw_exception(mc, tid, in->line, exc);
+    int64_t value = pop(th);
+    th[TH_SP] -= in->op == OP_PUTG ? 0 : in->op == OP_PUTF ? 1 : 2;
+    Event *ev = new_event(mc, EV_WRITE, tid, in->line);
+    ev->loc = loc;
+    ev->value = value;
+    ev->is_volatile = mc->world->locs[loc].is_volatile;
+    return mc->ops->write(mc->model, tid, loc, value, ev) ? STEP_OK : STEP_DISCARD;
+}
+
+static StepResult do_lock(Machine *mc, int tid, const Insn *in)
+{
+    int64_t obj = pop(mc->th[tid]);
+    if (obj == 0)
+        return throw_exception(mc, tid, in->line, EXC_NULL_POINTER);
+    int64_t count = mc->mon_count[obj];
+    trail_set(mc->trail, mc->h_owner, (size_t)obj, tid + 1);
+    trail_set(mc->trail, mc->h_count, (size_t)obj, count + 1);
+    if (count > 0)
+        return STEP_OK; /* re-entry: no new synchronisation */
+    Event *ev = new_event(mc, EV_LOCK, tid, in->line);
+    ev->arg = obj;
+    return mc->ops->sync(mc->model, tid, SYNC_LOCK, obj, ev) ? STEP_OK : STEP_DISCARD;
+}
+
+static StepResult do_unlock(Machine *mc, int tid, const Insn *in)
+{
+    int64_t obj = pop(mc->th[tid]);
+    if (obj == 0)
+        return throw_exception(mc, tid, in->line, EXC_NULL_POINTER);
+    int64_t count = mc->mon_count[obj] - 1;
+    trail_set(mc->trail, mc->h_count, (size_t)obj, count);
+    if (count > 0)
+        return STEP_OK;
+    trail_set(mc->trail, mc->h_owner, (size_t)obj, 0);
+    Event *ev = new_event(mc, EV_UNLOCK, tid, in->line);
+    ev->arg = obj;
+    return mc->ops->sync(mc->model, tid, SYNC_UNLOCK, obj, ev) ? STEP_OK : STEP_DISCARD;
+}
+
+StepResult machine_step(Machine *mc, int tid, const ReadChoice *choice)
+{
+    const Insn *in = current_insn(mc, mc->th[tid]);
+    StepResult r;
+    switch (in->op) {
+    case OP_GETG: case OP_GETF: case OP_ALOAD: r = do_read(mc, tid, in, choice); break;
+    case OP_PUTG: case OP_PUTF: case OP_ASTORE: r = do_write(mc, tid, in); break;
+    case OP_LOCK: r = do_lock(mc, tid, in); break;
+    case OP_UNLOCK: r = do_unlock(mc, tid, in); break;
+    case OP_JOIN: {
+        Event *ev = new_event(mc, EV_JOIN, tid, in->line);
+        ev->arg = in->a;
+        r = mc->ops->sync(mc->model, tid, SYNC_JOIN, in->a, ev) ? STEP_OK : STEP_DISCARD;
+        break;
+    }
+    default: g_assert_not_reached();
+    }
+    if (r != STEP_OK || mc->th[tid][TH_STATUS] != TS_READY)
+        return r;
+    mc->th[tid][TH_PC]++;
+    return run_local(mc, tid);
+}
+
+/* ---- state key and snapshots ----------------------------------------- */
+
+/* One frame: its method and pc, its locals (loop counters apart) and its
+   operand stack, which ends at stack_end. */
+static void key_frame(const Machine *mc, const int64_t *th, int64_t method, int64_t pc, int64_t fp,
+                      int64_t stack_end, GByteArray *key, GArray *counters)
+{
+    const CMethod *m = &mc->prog->methods[method];
+    key_put(key, method);
+    key_put(key, pc);
+    const int64_t *locals = &th[fp + FRAME_HEADER];
+    for (int i = 0; i < m->n_locals; i++) {
+        if (m->is_counter[i]) {
+            int32_t c = (int32_t)locals[i];
+            g_array_append_val(counters, c);
+        } else {
+            key_put(key, locals[i]);
+        }
+    }
+    int64_t stack_start = fp + FRAME_HEADER + m->n_locals;
+    key_put(key, stack_end - stack_start);
+    for (int64_t i = stack_start; i < stack_end; i++)
+        key_put(key, th[i]);
+}
+
+void machine_key(Machine *mc, GByteArray *key, GArray *counters)
+{
+    for (int t = 0; t < mc->n_tids; t++) {
+        const int64_t *th = mc->th[t];
+        key_put(key, th[TH_STATUS]);
+        if (th[TH_STATUS] == TS_NOT_STARTED)
+            continue;
+        key_put(key, th[TH_ALLOCS]);
+        key_put(key, th[TH_DEPTH]);
+        int64_t method = th[TH_METHOD], pc = th[TH_PC], fp = th[TH_FP], end = th[TH_SP];
+        for (int64_t d = th[TH_DEPTH]; d >= 0; d--) {
+            key_frame(mc, th, method, pc, fp, end, key, counters);
+            end = fp;
+            method = th[fp + 0];
+            pc = th[fp + 1];
+            fp = th[fp + 2];
+        }
+    }
+    for (int64_t obj = 1; obj < mc->world->n_objs && obj < mc->mon_cap; obj++) {
+        if (mc->mon_owner[obj]) {
+            key_put(key, obj);
+            key_put(key, mc->mon_owner[obj]);
+            key_put(key, mc->mon_count[obj]);
+        }
+    }
+    key_put(key, -1);
+    if (mc->ops->holds_violations) {
+        for (guint i = 0; i < mc->held->len; i++) {
+            const PathViolation *v = &g_array_index(mc->held, PathViolation, i);
+            key_put(key, v->kind);
+            key_put(key, v->tid);
+            key_put(key, v->line);
+            key_put(key, v->detail);
+        }
+        key_put(key, -1);
+    }
+}
+
+void machine_snapshot(const Machine *mc, GArray *arena)
+{
+    for (int t = 0; t < mc->n_tids; t++) {
+        const int64_t *th = mc->th[t];
+        int64_t used = th[TH_STATUS] == TS_NOT_STARTED ? TH_HEADER : th[TH_SP];
+        g_array_append_vals(arena, th, (guint)used);
+    }
+}
+
+void machine_restore(Machine *mc, const GArray *arena, size_t offset)
+{
+    const int64_t *src = &g_array_index(arena, int64_t, offset);
+    for (int t = 0; t < mc->n_tids; t++) {
+        int64_t used = src[TH_STATUS] == TS_NOT_STARTED ? TH_HEADER : src[TH_SP];
+        ensure_words(mc, t, used);
+        memcpy(mc->th[t], src, sizeof(int64_t) * (size_t)used);
+        src += used;
+    }
+}

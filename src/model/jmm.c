@@ -1,0 +1,758 @@
+/* The jmm model: the Java Memory Model through the write-set fixed point
+ * of the Java PathRelaxer paper (papers/001, Section III, Figs. 5-8).
+ *
+ * Copyright (C) 2026 the PathRelax authors. GPL-3.0-or-later.
+ *
+ * Round 0 is sequentially consistent and records every write, by action id
+ * and value, in the WriteSet. In every later round each non-volatile read
+ * chooses among the previous round's WriteSet entries for its location:
+ * a write already performed on the path (a past write) unless another
+ * write to the location lies between it and the read in happens-before,
+ * or a write still to come (a future write), which is then imposed: the
+ * path stays well formed only if that write happens, writes that value,
+ * and does not come after the read in happens-before. Rounds go on until
+ * the WriteSet stops growing.
+ *
+ * Round 0 also looks for data races (two conflicting accesses of different
+ * threads, not ordered by happens-before). When it finds none the program
+ * is data-race free, its SC executions are all its executions, and no
+ * further round is run.
+ */
+#include "pathrelax/model.h"
+#include "pathrelax/result.h"
+#include "vclock.h"
+
+#include <stdlib.h>
+
+/* Action id of a write: <kind, thread, location, n>, n counting the
+   thread's earlier writes to the location. Only writes need ids here. */
+static inline uint64_t write_id(int tid, Loc loc, int64_t n)
+{
+    return ((uint64_t)tid << 56) | ((uint64_t)(uint32_t)loc << 24) | (uint64_t)n;
+}
+static inline int id_tid(uint64_t id) { return (int)(id >> 56); }
+
+/* Entries of the performed-write log. */
+enum { W_ID, W_LOC, W_VALUE, W_TID, W_EPOCH, W_VC, W_EVENT, W_SIZE };
+/* Entries of the ImposeSet log: a future read and what it imposed. */
+enum { I_ID, I_VALUE, I_TID, I_EPOCH, I_EVENT, I_SIZE };
+/* Per-path scalars on the trail. */
+enum { S_WLEN, S_ILEN, S_VCLEN, S_SIZE };
+
+/* Read tokens: a past write is its log index (>= 0). */
+#define TOKEN_DEFAULT (-1)
+#define TOKEN_FUTURE(k) (-(int64_t)(k) - 2)
+#define TOKEN_FUTURE_INDEX(t) ((guint)(-(t) - 2))
+
+typedef struct {
+    uint64_t id;
+    int64_t value;
+} WsEntry;
+
+struct Model {
+    ModelEnv env;
+    World *world;
+    Trail *trail;
+    int n_tids;
+    int round;
+    bool drf_check;     /* round 0 looks for races */
+    bool racy;          /* round 0 found one */
+
+    /* ---- per path, undone through the trail ---- */
+    int64_t *scal;
+    VClocks vc;
+    int64_t *wlog;      /* W_SIZE words per performed write (append-only) */
+    size_t wlog_cap;
+    int64_t *ilog;      /* I_SIZE words per imposed write (append-only) */
+    size_t ilog_cap;
+    int64_t *end_vc;    /* per thread: 1 + clock offset at its end, 0 before */
+    /* per location */
+    int64_t *mem;       /* round 0: every location; later: volatiles */
+    int64_t *mem_event; /* 1 + event index of the write in mem */
+    int64_t *rel_vol;   /* 1 + offset of the join of the volatile writes */
+    int64_t *frozen_val;   /* a frozen final field's constructor value */
+    int64_t *frozen_event; /* 1 + event index of that write, 0: default */
+    int64_t *race_rd;   /* round 0, [loc * n_tids + t]: 1 + epoch of t's
+                           latest read of loc */
+    int64_t *race_wr;   /* the same for writes */
+    Loc loc_cap;
+    /* per object */
+    int64_t *rel_mon;   /* 1 + offset of the join of the unlocks */
+    int64_t *frozen;    /* its constructor has finished (JLS 17.5) */
+    int64_t obj_cap;
+    int h_scal, h_end, h_mem, h_mem_event, h_rel_vol, h_fval, h_fevent, h_rd, h_wr,
+        h_rel_mon, h_frozen;
+
+    /* ---- across rounds ---- */
+    GHashTable *ws;        /* every (id, value) written so far: WsEntry set */
+    guint ws_old_size;     /* its size when this round began */
+    GArray **old_by_loc;   /* the previous round's WriteSet, by location */
+    Loc old_nlocs;
+
+    GArray *scratch;       /* key building */
+    GArray *values;        /* final_values */
+};
+
+/* ---- WriteSet ------------------------------------------------------------ */
+
+static guint ws_hash(gconstpointer p)
+{
+    const WsEntry *e = p;
+    uint64_t h = e->id * 0x9E3779B97F4A7C15ull ^ (uint64_t)e->value * 0xC2B2AE3D27D4EB4Full;
+    return (guint)(h ^ (h >> 32));
+}
+
+static gboolean ws_equal(gconstpointer a, gconstpointer b)
+{
+    const WsEntry *x = a, *y = b;
+    return x->id == y->id && x->value == y->value;
+}
+
+static void ws_add(Model *m, uint64_t id, int64_t value)
+{
+    WsEntry key = {id, value};
+    if (!g_hash_table_contains(m->ws, &key))
+        g_hash_table_add(m->ws, g_memdup2(&key, sizeof key));
+}
+
+static void free_old(Model *m)
+{
+    for (Loc l = 0; l < m->old_nlocs; l++)
+        if (m->old_by_loc[l])
+            g_array_free(m->old_by_loc[l], TRUE);
+    g_free(m->old_by_loc);
+    m->old_by_loc = NULL;
+    m->old_nlocs = 0;
+}
+
+static int compare_ws(const void *a, const void *b)
+{
+    const WsEntry *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return (x->value > y->value) - (x->value < y->value);
+}
+
+/* The WriteSet becomes the next round's read-only candidate lists. */
+static void snapshot_writeset(Model *m)
+{
+    free_old(m);
+    m->old_nlocs = m->world->n_locs;
+    m->old_by_loc = g_new0(GArray *, m->old_nlocs);
+    GHashTableIter it;
+    gpointer key;
+    g_hash_table_iter_init(&it, m->ws);
+    while (g_hash_table_iter_next(&it, &key, NULL)) {
+        const WsEntry *e = key;
+        Loc loc = (Loc)((e->id >> 24) & 0xffffffffu);
+        if (!m->old_by_loc[loc])
+            m->old_by_loc[loc] = g_array_new(FALSE, FALSE, sizeof(WsEntry));
+        g_array_append_val(m->old_by_loc[loc], *e);
+    }
+    /* A fixed order, so that choices (and traces) do not depend on hashing. */
+    for (Loc l = 0; l < m->old_nlocs; l++)
+        if (m->old_by_loc[l])
+            g_array_sort(m->old_by_loc[l], compare_ws);
+    m->ws_old_size = g_hash_table_size(m->ws);
+}
+
+/* ---- storage ---------------------------------------------------------------- */
+
+static void grow_array(int64_t **a, int64_t old_n, int64_t new_n)
+{
+    *a = g_renew(int64_t, *a, new_n);
+    memset(*a + old_n, 0, sizeof(int64_t) * (size_t)(new_n - old_n));
+}
+
+/* Locations and objects appear as the program allocates; cover them all. */
+static void ensure(Model *m)
+{
+    if (m->world->n_locs > m->loc_cap) {
+        Loc cap = m->loc_cap ? m->loc_cap : 64;
+        while (cap < m->world->n_locs)
+            cap *= 2;
+        grow_array(&m->mem, m->loc_cap, cap);
+        grow_array(&m->mem_event, m->loc_cap, cap);
+        grow_array(&m->rel_vol, m->loc_cap, cap);
+        grow_array(&m->frozen_val, m->loc_cap, cap);
+        grow_array(&m->frozen_event, m->loc_cap, cap);
+        grow_array(&m->race_rd, (int64_t)m->loc_cap * m->n_tids, (int64_t)cap * m->n_tids);
+        grow_array(&m->race_wr, (int64_t)m->loc_cap * m->n_tids, (int64_t)cap * m->n_tids);
+        m->loc_cap = cap;
+    }
+    if (m->world->n_objs > m->obj_cap) {
+        int64_t cap = m->obj_cap ? m->obj_cap : 16;
+        while (cap < m->world->n_objs)
+            cap *= 2;
+        grow_array(&m->rel_mon, m->obj_cap, cap);
+        grow_array(&m->frozen, m->obj_cap, cap);
+        m->obj_cap = cap;
+    }
+}
+
+static int64_t *append_entry(int64_t **log, size_t *cap, Model *m, int len_index, int size)
+{
+    size_t len = (size_t)m->scal[len_index];
+    if ((len + 1) * (size_t)size > *cap) {
+        *cap = *cap ? *cap * 2 : 64 * (size_t)size;
+        *log = g_renew(int64_t, *log, *cap);
+    }
+    trail_set(m->trail, m->h_scal, (size_t)len_index, (int64_t)len + 1);
+    return *log + len * (size_t)size;
+}
+
+static inline int64_t n_writes(const Model *m) { return m->scal[S_WLEN]; }
+static inline const int64_t *wentry(const Model *m, int64_t i) { return m->wlog + i * W_SIZE; }
+static inline int64_t n_imposes(const Model *m) { return m->scal[S_ILEN]; }
+static inline const int64_t *ientry(const Model *m, int64_t i) { return m->ilog + i * I_SIZE; }
+
+static inline int64_t event_index(const Model *m, const Event *ev)
+{
+    return (int64_t)(ev - m->env.events->v);
+}
+
+/* Publishes thread t's clock joined with the clock at 1 + *slot_value (if
+   any), and returns the new slot value. */
+static int64_t publish_joined(Model *m, int t, int64_t slot_value)
+{
+    int64_t len = m->scal[S_VCLEN];
+    int64_t off = vc_publish(&m->vc, t, &len);
+    trail_set(m->trail, m->h_scal, S_VCLEN, len);
+    if (slot_value) {
+        const int64_t *old = vc_at(&m->vc, slot_value - 1);
+        int64_t *now = &m->vc.arena[off];
+        for (int u = 0; u < m->n_tids; u++)
+            now[u] = MAX(now[u], old[u]);
+    }
+    return off + 1;
+}
+
+/* ---- happens-before between logged writes and the current read ------------- */
+
+/* Performed write i happens-before performed write j. */
+static bool write_hb_write(const Model *m, int64_t i, int64_t j)
+{
+    const int64_t *a = wentry(m, i), *b = wentry(m, j);
+    if (a[W_TID] == b[W_TID])
+        return i < j; /* program order */
+    return vc_at(&m->vc, b[W_VC])[a[W_TID]] > a[W_EPOCH];
+}
+
+/* Performed write i happens-before thread t's next action. */
+static bool write_hb_now(const Model *m, int64_t i, int t)
+{
+    const int64_t *w = wentry(m, i);
+    return w[W_TID] == t || vc_seen_by(&m->vc, (int)w[W_TID], w[W_EPOCH], t);
+}
+
+static int64_t find_performed(const Model *m, uint64_t id)
+{
+    for (int64_t i = n_writes(m) - 1; i >= 0; i--)
+        if ((uint64_t)wentry(m, i)[W_ID] == id)
+            return i;
+    return -1;
+}
+
+/* A past write may be read unless another write to the location lies
+   between it and the read in happens-before. */
+static bool past_write_visible(const Model *m, int64_t i, int t)
+{
+    Loc loc = (Loc)wentry(m, i)[W_LOC];
+    for (int64_t j = 0; j < n_writes(m); j++) {
+        if (j == i || wentry(m, j)[W_LOC] != loc)
+            continue;
+        if (write_hb_now(m, j, t) && write_hb_write(m, i, j))
+            return false;
+    }
+    return true;
+}
+
+/* The default value is hidden by any write to the location that
+   happens-before the read. */
+static bool default_visible(const Model *m, Loc loc, int t)
+{
+    for (int64_t j = 0; j < n_writes(m); j++)
+        if (wentry(m, j)[W_LOC] == loc && write_hb_now(m, j, t))
+            return false;
+    return true;
+}
+
+/* The value already imposed on write id, if any. */
+static bool imposed_value(const Model *m, uint64_t id, int64_t *value)
+{
+    for (int64_t i = 0; i < n_imposes(m); i++) {
+        if ((uint64_t)ientry(m, i)[I_ID] == id) {
+            *value = ientry(m, i)[I_VALUE];
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- data races in round 0 ---------------------------------------------------- */
+
+static inline bool tracking_races(const Model *m) { return m->round == 0 && m->drf_check && !m->racy; }
+
+/* An access by t to loc races with an earlier conflicting access of another
+   thread that does not happen-before it. Only the latest access of each
+   kind per thread need be checked: earlier ones are ordered before it. */
+static void check_race(Model *m, int t, Loc loc, bool is_write)
+{
+    size_t base = (size_t)loc * (size_t)m->n_tids;
+    for (int u = 0; u < m->n_tids && !m->racy; u++) {
+        if (u == t)
+            continue;
+        int64_t w = m->race_wr[base + u], r = m->race_rd[base + u];
+        if (w && !vc_seen_by(&m->vc, u, w - 1, t))
+            m->racy = true;
+        if (is_write && r && !vc_seen_by(&m->vc, u, r - 1, t))
+            m->racy = true;
+    }
+    trail_set(m->trail, is_write ? m->h_wr : m->h_rd, base + (size_t)t, vc_epoch(&m->vc, t) + 1);
+}
+
+/* ---- the model operations -------------------------------------------------------- */
+
+static Model *jmm_create(const ModelEnv *env)
+{
+    Model *m = g_new0(Model, 1);
+    m->env = *env;
+    m->world = env->world;
+    m->trail = env->trail;
+    m->n_tids = env->world->n_tids;
+    m->drf_check = env->drf_shortcut;
+    Trail *tr = env->trail;
+    m->scal = g_new0(int64_t, S_SIZE);
+    m->h_scal = trail_register(tr, &m->scal);
+    m->vc.n = m->n_tids;
+    m->vc.thread = g_new0(int64_t, m->n_tids * m->n_tids);
+    m->vc.h_thread = trail_register(tr, &m->vc.thread);
+    m->end_vc = g_new0(int64_t, m->n_tids);
+    m->h_end = trail_register(tr, &m->end_vc);
+    m->h_mem = trail_register(tr, &m->mem);
+    m->h_mem_event = trail_register(tr, &m->mem_event);
+    m->h_rel_vol = trail_register(tr, &m->rel_vol);
+    m->h_fval = trail_register(tr, &m->frozen_val);
+    m->h_fevent = trail_register(tr, &m->frozen_event);
+    m->h_rd = trail_register(tr, &m->race_rd);
+    m->h_wr = trail_register(tr, &m->race_wr);
+    m->h_rel_mon = trail_register(tr, &m->rel_mon);
+    m->h_frozen = trail_register(tr, &m->frozen);
+    m->ws = g_hash_table_new_full(ws_hash, ws_equal, g_free, NULL);
+    m->scratch = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    m->values = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    ensure(m);
+    return m;
+}
+
+static void jmm_destroy(Model *m)
+{
+    free_old(m);
+    g_hash_table_destroy(m->ws);
+    g_array_free(m->scratch, TRUE);
+    g_array_free(m->values, TRUE);
+    int64_t *arrays[] = {m->scal, m->vc.thread, m->vc.arena, m->wlog, m->ilog, m->end_vc,
+                         m->mem, m->mem_event, m->rel_vol, m->frozen_val, m->frozen_event,
+                         m->race_rd, m->race_wr, m->rel_mon, m->frozen};
+    for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
+        g_free(arrays[i]);
+    g_free(m);
+}
+
+/* Every thread starts at epoch 1: its actions before its first release
+   are then distinguishable from "nothing seen" (0). */
+static void jmm_begin(Model *m)
+{
+    ensure(m);
+    for (int t = 0; t < m->n_tids; t++)
+        trail_set(m->trail, m->vc.h_thread, (size_t)(t * m->n_tids + t), 1);
+}
+
+static void jmm_finish(Model *m) { (void)m; }
+
+static inline bool is_volatile(const Model *m, Loc loc) { return m->world->locs[loc].is_volatile; }
+
+static bool frozen_final(const Model *m, Loc loc)
+{
+    const LocInfo *l = &m->world->locs[loc];
+    return l->is_final && l->obj && m->frozen[l->obj];
+}
+
+static int add_choice(ReadChoice *out, int n, int cap, int64_t value, int64_t token)
+{
+    if (n < cap)
+        out[n] = (ReadChoice){value, token};
+    return n + 1;
+}
+
+static bool thread_ended(const Model *m, int t) { return m->end_vc[t] != 0; }
+
+static int jmm_read_choices(Model *m, int tid, Loc loc, ReadChoice *out, int cap)
+{
+    ensure(m);
+    if (m->round == 0 || is_volatile(m, loc))
+        return add_choice(out, 0, cap, m->mem[loc], 0);
+    if (frozen_final(m, loc))
+        return add_choice(out, 0, cap, m->frozen_val[loc], 0);
+
+    int n = 0;
+    if (default_visible(m, loc, tid))
+        n = add_choice(out, n, cap, 0, TOKEN_DEFAULT);
+    const GArray *cands = loc < m->old_nlocs ? m->old_by_loc[loc] : NULL;
+    int64_t last_past = -1;
+    for (guint k = 0; cands && k < cands->len; k++) {
+        const WsEntry *e = &g_array_index(cands, WsEntry, k);
+        int64_t i = find_performed(m, e->id);
+        if (i >= 0) {
+            /* A past write is read with the value it wrote; the entries of
+               one id are adjacent (sorted), so one check skips repeats. */
+            if (i != last_past && past_write_visible(m, i, tid))
+                n = add_choice(out, n, cap, wentry(m, i)[W_VALUE], i);
+            last_past = i;
+            continue;
+        }
+        /* A future write of the reader's own thread would come after the
+           read in program order, and one of an ended thread never comes:
+           neither can be justified, so neither is offered. */
+        int writer = id_tid(e->id);
+        if (writer == tid || thread_ended(m, writer))
+            continue;
+        int64_t v;
+        if (imposed_value(m, e->id, &v) && v != e->value)
+            continue;
+        n = add_choice(out, n, cap, e->value, TOKEN_FUTURE(k));
+    }
+    return n;
+}
+
+static void acquire_slot(Model *m, int tid, int64_t slot_value)
+{
+    if (slot_value)
+        vc_acquire(&m->vc, m->trail, tid, slot_value - 1);
+}
+
+static void jmm_read(Model *m, int tid, Loc loc, const ReadChoice *c, Event *ev)
+{
+    ensure(m);
+    ev->value = c->value;
+    if (m->round == 0 || is_volatile(m, loc)) {
+        ev->rf = m->mem_event[loc] ? (int32_t)(m->mem_event[loc] - 1) : RF_INIT;
+        if (is_volatile(m, loc))
+            acquire_slot(m, tid, m->rel_vol[loc]);
+        else if (tracking_races(m))
+            check_race(m, tid, loc, false);
+        return;
+    }
+    if (frozen_final(m, loc)) {
+        ev->rf = m->frozen_event[loc] ? (int32_t)(m->frozen_event[loc] - 1) : RF_INIT;
+        return;
+    }
+    if (c->token >= 0) {
+        ev->rf = (int32_t)wentry(m, c->token)[W_EVENT];
+        return;
+    }
+    if (c->token == TOKEN_DEFAULT) {
+        ev->rf = RF_INIT;
+        return;
+    }
+    const WsEntry *e = &g_array_index(m->old_by_loc[loc], WsEntry, TOKEN_FUTURE_INDEX(c->token));
+    int64_t *imp = append_entry(&m->ilog, &m->ilog_cap, m, S_ILEN, I_SIZE);
+    imp[I_ID] = (int64_t)e->id;
+    imp[I_VALUE] = e->value;
+    imp[I_TID] = tid;
+    imp[I_EPOCH] = vc_epoch(&m->vc, tid);
+    imp[I_EVENT] = event_index(m, ev);
+    ev->future = true;
+    ev->rf = RF_PENDING;
+}
+
+/* Writes to loc by tid so far on this path: the n of the next write's id. */
+static int64_t count_writes(const Model *m, int tid, Loc loc)
+{
+    int64_t n = 0;
+    for (int64_t i = 0; i < n_writes(m); i++)
+        n += wentry(m, i)[W_TID] == tid && wentry(m, i)[W_LOC] == loc;
+    return n;
+}
+
+/* A write that was imposed on by future reads must write their value, and
+   none of those reads may happen-before it (Fig. 8, lines 40-45). */
+static bool imposes_hold(const Model *m, uint64_t id, int tid, int64_t value)
+{
+    for (int64_t i = 0; i < n_imposes(m); i++) {
+        const int64_t *imp = ientry(m, i);
+        if ((uint64_t)imp[I_ID] != id)
+            continue;
+        if (imp[I_VALUE] != value)
+            return false;
+        int reader = (int)imp[I_TID];
+        if (reader == tid || vc_seen_by(&m->vc, reader, imp[I_EPOCH], tid))
+            return false;
+    }
+    return true;
+}
+
+static bool jmm_write(Model *m, int tid, Loc loc, int64_t value, Event *ev)
+{
+    ensure(m);
+    if (is_volatile(m, loc)) {
+        /* A volatile write releases: every later volatile read of the
+           location acquires every earlier write to it. */
+        vc_tick(&m->vc, m->trail, tid);
+        trail_set(m->trail, m->h_rel_vol, (size_t)loc, publish_joined(m, tid, m->rel_vol[loc]));
+        trail_set(m->trail, m->h_mem, (size_t)loc, value);
+        trail_set(m->trail, m->h_mem_event, (size_t)loc, event_index(m, ev) + 1);
+        return true;
+    }
+    uint64_t id = write_id(tid, loc, count_writes(m, tid, loc));
+    ev->id = id;
+    if (m->round > 0 && !imposes_hold(m, id, tid, value))
+        return false;
+    int64_t len = m->scal[S_VCLEN];
+    int64_t vc_off = vc_publish(&m->vc, tid, &len);
+    trail_set(m->trail, m->h_scal, S_VCLEN, len);
+    int64_t *w = append_entry(&m->wlog, &m->wlog_cap, m, S_WLEN, W_SIZE);
+    w[W_ID] = (int64_t)id;
+    w[W_LOC] = loc;
+    w[W_VALUE] = value;
+    w[W_TID] = tid;
+    w[W_EPOCH] = vc_epoch(&m->vc, tid);
+    w[W_VC] = vc_off;
+    w[W_EVENT] = event_index(m, ev);
+    if (m->round == 0) {
+        trail_set(m->trail, m->h_mem, (size_t)loc, value);
+        trail_set(m->trail, m->h_mem_event, (size_t)loc, event_index(m, ev) + 1);
+        if (tracking_races(m))
+            check_race(m, tid, loc, true);
+    }
+    return true;
+}
+
+/* The end of a constructor: each final field keeps the value the
+   constructing thread last wrote to it (the default if none). */
+static void freeze(Model *m, int tid, int64_t obj)
+{
+    const ObjInfo *o = &m->world->objs[obj];
+    if (obj <= 0 || o->class_index < 0)
+        return;
+    const CClass *c = &m->world->prog->classes[o->class_index];
+    for (int f = 0; f < c->n_fields; f++) {
+        if (!c->fields[f].is_final)
+            continue;
+        Loc loc = world_field_loc(m->world, obj, f);
+        int64_t value = 0, event = 0;
+        for (int64_t i = n_writes(m) - 1; i >= 0; i--) {
+            const int64_t *w = wentry(m, i);
+            if (w[W_LOC] == loc && w[W_TID] == tid) {
+                value = w[W_VALUE];
+                event = w[W_EVENT] + 1;
+                break;
+            }
+        }
+        trail_set(m->trail, m->h_fval, (size_t)loc, value);
+        trail_set(m->trail, m->h_fevent, (size_t)loc, event);
+    }
+    trail_set(m->trail, m->h_frozen, (size_t)obj, 1);
+}
+
+static bool jmm_sync(Model *m, int tid, SyncKind kind, int64_t arg, Event *ev)
+{
+    (void)ev;
+    ensure(m);
+    switch (kind) {
+    case SYNC_START:
+        acquire_slot(m, tid, m->end_vc[0]);
+        break;
+    case SYNC_JOIN:
+        acquire_slot(m, tid, m->end_vc[arg]);
+        break;
+    case SYNC_LOCK:
+        acquire_slot(m, tid, m->rel_mon[arg]);
+        break;
+    case SYNC_UNLOCK:
+        vc_tick(&m->vc, m->trail, tid);
+        trail_set(m->trail, m->h_rel_mon, (size_t)arg, publish_joined(m, tid, m->rel_mon[arg]));
+        break;
+    case SYNC_END:
+        vc_tick(&m->vc, m->trail, tid);
+        trail_set(m->trail, m->h_end, (size_t)tid, publish_joined(m, tid, 0));
+        break;
+    case SYNC_FREEZE:
+        freeze(m, tid, arg);
+        break;
+    }
+    return true;
+}
+
+/* Well formed when every imposed write was performed (with its value,
+   checked when it happened). Then the future reads learn which event they
+   saw, and the path's writes join the WriteSet. */
+static bool jmm_path_end(Model *m)
+{
+    Event *events = m->env.events->v;
+    for (int64_t i = 0; i < n_imposes(m); i++) {
+        const int64_t *imp = ientry(m, i);
+        int64_t w = find_performed(m, (uint64_t)imp[I_ID]);
+        if (w < 0)
+            return false;
+        events[imp[I_EVENT]].rf = (int32_t)wentry(m, w)[W_EVENT];
+    }
+    for (int64_t i = 0; i < n_writes(m); i++)
+        ws_add(m, (uint64_t)wentry(m, i)[W_ID], wentry(m, i)[W_VALUE]);
+    return true;
+}
+
+static void add_value(GArray *values, int64_t v)
+{
+    for (guint i = 0; i < values->len; i++)
+        if (g_array_index(values, int64_t, i) == v)
+            return;
+    g_array_append_val(values, v);
+}
+
+/* A reader that joined every thread sees every performed write; those no
+   other write to the location hides by happens-before remain. */
+static int jmm_final_values(Model *m, Loc loc, int64_t *out, int cap)
+{
+    ensure(m);
+    GArray *values = m->values;
+    g_array_set_size(values, 0);
+    if (m->round == 0 || is_volatile(m, loc)) {
+        add_value(values, m->mem[loc]);
+    } else {
+        for (int64_t i = 0; i < n_writes(m); i++) {
+            if (wentry(m, i)[W_LOC] != loc)
+                continue;
+            bool hidden = false;
+            for (int64_t j = 0; j < n_writes(m) && !hidden; j++)
+                hidden = j != i && wentry(m, j)[W_LOC] == loc && write_hb_write(m, i, j);
+            if (!hidden)
+                add_value(values, wentry(m, i)[W_VALUE]);
+        }
+        if (values->len == 0)
+            add_value(values, 0);
+    }
+    for (guint i = 0; i < values->len && (int)i < cap; i++)
+        out[i] = g_array_index(values, int64_t, i);
+    return (int)values->len;
+}
+
+/* Orders log entries (given by their offsets) by their first fields: the
+   id, then the value, the thread and the epoch break ties. */
+static int compare_entries(const void *a, const void *b, void *data)
+{
+    const int64_t *log = data;
+    const int64_t *x = log + *(const int64_t *)a, *y = log + *(const int64_t *)b;
+    for (int f = 0; f < 4; f++)
+        if (x[f] != y[f])
+            return (x[f] > y[f]) - (x[f] < y[f]);
+    return 0;
+}
+
+/* Appends the entries of a log in id order, so that two interleavings that
+   performed the same actions give the same key. */
+static void key_log(Model *m, GByteArray *key, const int64_t *log, int64_t len, int size,
+                    bool with_clock)
+{
+    GArray *order = m->scratch;
+    g_array_set_size(order, (guint)len);
+    for (int64_t i = 0; i < len; i++)
+        g_array_index(order, int64_t, i) = i * size;
+    qsort_r(order->data, (size_t)len, sizeof(int64_t), compare_entries, (void *)log);
+    for (int64_t i = 0; i < len; i++) {
+        const int64_t *e = log + g_array_index(order, int64_t, i);
+        for (int f = 0; f < size; f++) {
+            if (with_clock && f == W_VC) {
+                for (int u = 0; u < m->n_tids; u++)
+                    key_put(key, vc_at(&m->vc, e[W_VC])[u]);
+            } else if (f != (with_clock ? W_EVENT : I_EVENT)) {
+                key_put(key, e[f]);
+            }
+        }
+    }
+    key_put(key, -1);
+}
+
+static void key_clock_slots(Model *m, GByteArray *key, const int64_t *slots, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        if (!slots[i])
+            continue;
+        key_put(key, i);
+        for (int u = 0; u < m->n_tids; u++)
+            key_put(key, vc_at(&m->vc, slots[i] - 1)[u]);
+    }
+    key_put(key, -1);
+}
+
+static void jmm_key(Model *m, GByteArray *key)
+{
+    ensure(m);
+    Loc n_locs = m->world->n_locs;
+    for (Loc l = 0; l < n_locs; l++) {
+        if (m->mem[l] && (m->round == 0 || is_volatile(m, l))) {
+            key_put(key, l);
+            key_put(key, m->mem[l]);
+        }
+        if (m->frozen_val[l]) {
+            key_put(key, l);
+            key_put(key, m->frozen_val[l]);
+        }
+    }
+    key_put(key, -1);
+    if (tracking_races(m)) {
+        for (int64_t i = 0; i < (int64_t)n_locs * m->n_tids; i++) {
+            if (m->race_rd[i] || m->race_wr[i]) {
+                key_put(key, i);
+                key_put(key, m->race_rd[i]);
+                key_put(key, m->race_wr[i]);
+            }
+        }
+        key_put(key, -1);
+    }
+    for (int i = 0; i < m->n_tids * m->n_tids; i++)
+        key_put(key, m->vc.thread[i]);
+    key_log(m, key, m->wlog, n_writes(m), W_SIZE, true);
+    key_log(m, key, m->ilog, n_imposes(m), I_SIZE, false);
+    key_clock_slots(m, key, m->rel_mon, m->world->n_objs);
+    key_clock_slots(m, key, m->rel_vol, n_locs);
+    key_clock_slots(m, key, m->end_vc, m->n_tids);
+    for (int64_t o = 1; o < m->world->n_objs; o++)
+        if (m->frozen[o])
+            key_put(key, o);
+    key_put(key, -1);
+}
+
+/* Round 0 answers a data-race-free program. Otherwise another round runs
+   while the WriteSet grows (round 1 always runs: round 0 only gathered). */
+static bool jmm_another_round(Model *m, Result *r)
+{
+    r->iterations = m->round + 1;
+    r->writeset_size = g_hash_table_size(m->ws);
+    if (m->round == 0 && m->drf_check && !m->racy) {
+        r->drf_shortcut = true;
+        return false;
+    }
+    if (m->round > 0 && g_hash_table_size(m->ws) == m->ws_old_size)
+        return false;
+    snapshot_writeset(m);
+    m->round++;
+    return true;
+}
+
+const ModelOps model_jmm = {
+    .name = "jmm",
+    .holds_violations = true,
+    .create = jmm_create,
+    .destroy = jmm_destroy,
+    .begin = jmm_begin,
+    .finish = jmm_finish,
+    .read_choices = jmm_read_choices,
+    .read = jmm_read,
+    .write = jmm_write,
+    .sync = jmm_sync,
+    .path_end = jmm_path_end,
+    .final_values = jmm_final_values,
+    .another_round = jmm_another_round,
+    .key = jmm_key,
+};

@@ -1,0 +1,43 @@
+/* The table of memory models, and helpers they share.
+ *
+ * Copyright (C) 2026 the PathRelax authors. GPL-3.0-or-later.
+ */
+#include "pathrelax/model.h"
+
+#include <string.h>
+
+static const ModelOps *const models[] = {&model_jmm, &model_sc};
+
+const ModelOps *model_find(const char *name)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(models); i++)
+        if (strcmp(models[i]->name, name) == 0)
+            return models[i];
+    return NULL;
+}
+
+const char *model_names(void)
+{
+    static char names[128];
+    if (!names[0]) {
+        for (size_t i = 0; i < G_N_ELEMENTS(models); i++) {
+            if (i)
+                g_strlcat(names, ", ", sizeof names);
+            g_strlcat(names, models[i]->name, sizeof names);
+        }
+    }
+    return names;
+}
+
+void key_put(GByteArray *key, int64_t v)
+{
+    uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); /* zig-zag */
+    uint8_t buf[10];
+    int n = 0;
+    do {
+        uint8_t b = z & 0x7f;
+        z >>= 7;
+        buf[n++] = b | (z ? 0x80 : 0);
+    } while (z);
+    g_byte_array_append(key, buf, (guint)n);
+}

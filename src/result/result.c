@@ -1,0 +1,283 @@
+/* PathRelax result store: final states, condition counts, violations.
+ *
+ * Copyright (C) 2026 the PathRelax authors. GPL-3.0-or-later.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pathrelax/result.h"
+
+const char *exception_name(ExceptionKind k)
+{
+    switch (k) {
+    case EXC_NULL_POINTER: return "NullPointerException";
+    case EXC_ARRAY_INDEX: return "ArrayIndexOutOfBoundsException";
+    case EXC_ARITHMETIC: return "ArithmeticException";
+    case EXC_NEGATIVE_ARRAY_SIZE: return "NegativeArraySizeException";
+    }
+    return "Exception";
+}
+
+const char *violation_kind_name(ViolationKind k)
+{
+    switch (k) {
+    case VIOL_ASSERT: return "assert";
+    case VIOL_EXCEPTION: return "exception";
+    case VIOL_DEADLOCK: return "deadlock";
+    }
+    return "violation";
+}
+
+static guint n_shown(const Result *r)
+{
+    return r->prog->ast->shown->len;
+}
+
+static size_t state_bytes(const Result *r)
+{
+    return n_shown(r) * sizeof(int64_t);
+}
+
+/* ---- creation and destruction --------------------------------------- */
+
+/* The index maps a state's value tuple to its position in r->states + 1.
+   Its keys borrow the tuples the FinalStates own. */
+static GHashTable *new_state_index(void)
+{
+    return g_hash_table_new_full(g_bytes_hash, g_bytes_equal,
+                                 (GDestroyNotify)g_bytes_unref, NULL);
+}
+
+static void violation_free(Violation *v)
+{
+    g_free(v->message);
+    g_free(v->trace);
+    g_free(v);
+}
+
+Result *result_new(const Program *prog, const World *world, const char *model, int unroll)
+{
+    Result *r = g_new0(Result, 1);
+    r->prog = prog;
+    r->world = world;
+    r->model = model;
+    r->unroll = unroll;
+    r->states = g_array_new(FALSE, FALSE, sizeof(FinalState));
+    r->state_index = new_state_index();
+    r->violations = g_ptr_array_new_with_free_func((GDestroyNotify)violation_free);
+    r->rounds = g_array_new(FALSE, TRUE, sizeof(SearchStats));
+    r->limit = LIMIT_NONE;
+    return r;
+}
+
+void result_free(Result *r)
+{
+    if (!r)
+        return;
+    g_hash_table_destroy(r->state_index);
+    for (guint i = 0; i < r->states->len; i++)
+        g_free(g_array_index(r->states, FinalState, i).values);
+    g_array_free(r->states, TRUE);
+    g_ptr_array_free(r->violations, TRUE);
+    g_array_free(r->rounds, TRUE);
+    g_free(r);
+}
+
+/* ---- the condition -------------------------------------------------- */
+
+static bool compare(Operator op, int64_t a, int64_t b)
+{
+    switch (op) {
+    case OPR_EQ: return a == b;
+    case OPR_NE: return a != b;
+    case OPR_LT: return a < b;
+    case OPR_LE: return a <= b;
+    case OPR_GT: return a > b;
+    case OPR_GE: return a >= b;
+    default: return false;
+    }
+}
+
+/* References are object ids with null as 0, and the checker stores null as
+   the value 0, so == null and != null need no case of their own. */
+static bool cond_holds(const CondExpr *e, const int64_t *values)
+{
+    switch (e->kind) {
+    case CE_CMP: return compare(e->op, values[e->loc], e->value);
+    case CE_AND: return cond_holds(e->a, values) && cond_holds(e->b, values);
+    case CE_OR: return cond_holds(e->a, values) || cond_holds(e->b, values);
+    case CE_NOT: return !cond_holds(e->a, values);
+    case CE_TRUE: return true;
+    }
+    return false;
+}
+
+bool result_state_satisfies(const Result *r, const int64_t *values)
+{
+    const CondExpr *cond = r->prog->ast->cond;
+    return cond == NULL || cond_holds(cond, values);
+}
+
+bool result_validated(const Result *r)
+{
+    switch (r->prog->ast->cond_kind) {
+    case CK_EXISTS: return r->positive > 0;
+    case CK_NOT_EXISTS: return r->positive == 0;
+    case CK_FORALL: return r->negative == 0;
+    case CK_NONE: return true;
+    }
+    return true;
+}
+
+/* ---- final states --------------------------------------------------- */
+
+/* Indexes the state at position i of r->states. */
+static void index_state(Result *r, guint i)
+{
+    const FinalState *s = &g_array_index(r->states, FinalState, i);
+    g_hash_table_insert(r->state_index, g_bytes_new_static(s->values, state_bytes(r)),
+                        GUINT_TO_POINTER(i + 1));
+}
+
+void result_add_state(Result *r, const int64_t *values)
+{
+    GBytes *key = g_bytes_new_static(values, state_bytes(r));
+    guint position = GPOINTER_TO_UINT(g_hash_table_lookup(r->state_index, key));
+    g_bytes_unref(key);
+
+    if (position > 0) {
+        g_array_index(r->states, FinalState, position - 1).count++;
+    } else {
+        FinalState s = {g_memdup2(values, state_bytes(r)), 1};
+        g_array_append_val(r->states, s);
+        index_state(r, r->states->len - 1);
+    }
+
+    if (r->prog->ast->cond_kind == CK_NONE)
+        return;
+    if (result_state_satisfies(r, values))
+        r->positive++;
+    else
+        r->negative++;
+}
+
+static gint compare_states(gconstpointer pa, gconstpointer pb, gpointer width)
+{
+    const FinalState *a = pa, *b = pb;
+    for (guint i = 0; i < GPOINTER_TO_UINT(width); i++) {
+        if (a->values[i] != b->values[i])
+            return a->values[i] < b->values[i] ? -1 : 1;
+    }
+    return 0;
+}
+
+void result_finish(Result *r)
+{
+    g_array_sort_with_data(r->states, compare_states, GUINT_TO_POINTER(n_shown(r)));
+
+    /* Positions moved: index the sorted array afresh. */
+    g_hash_table_remove_all(r->state_index);
+    for (guint i = 0; i < r->states->len; i++)
+        index_state(r, i);
+}
+
+/* ---- violations ----------------------------------------------------- */
+
+static Violation *find_violation(const Result *r, ViolationKind kind, int tid, int line,
+                                 const char *message)
+{
+    for (guint i = 0; i < r->violations->len; i++) {
+        Violation *v = g_ptr_array_index(r->violations, i);
+        if (v->kind == kind && v->tid == tid && v->line == line
+            && strcmp(v->message, message) == 0)
+            return v;
+    }
+    return NULL;
+}
+
+void result_add_violation(Result *r, ViolationKind kind, int tid, int line,
+                          const char *message, const Event *trace, size_t trace_len)
+{
+    Violation *v = find_violation(r, kind, tid, line, message);
+    if (v) {
+        v->count++;
+        return;
+    }
+    v = g_new0(Violation, 1);
+    v->kind = kind;
+    v->tid = tid;
+    v->line = line;
+    v->message = g_strdup(message);
+    v->trace = g_memdup2(trace, trace_len * sizeof(Event));
+    v->trace_len = trace_len;
+    v->count = 1;
+    g_ptr_array_add(r->violations, v);
+}
+
+/* ---- figures and rounds --------------------------------------------- */
+
+void result_add_stats(Result *r, const SearchStats *s)
+{
+    SearchStats *t = &r->total;
+    t->executions += s->executions;
+    t->states_visited += s->states_visited;
+    t->transitions += s->transitions;
+    t->discarded += s->discarded;
+    t->cut_unroll += s->cut_unroll;
+    t->cut_depth += s->cut_depth;
+    t->cut_size += s->cut_size;
+    t->seconds += s->seconds;
+}
+
+void result_clear_findings(Result *r)
+{
+    g_hash_table_remove_all(r->state_index);
+    for (guint i = 0; i < r->states->len; i++)
+        g_free(g_array_index(r->states, FinalState, i).values);
+    g_array_set_size(r->states, 0);
+    r->positive = 0;
+    r->negative = 0;
+    g_ptr_array_set_size(r->violations, 0);
+}
+
+/* ---- verdicts ------------------------------------------------------- */
+
+bool result_complete(const Result *r)
+{
+    return search_stats_cut(&r->total) == 0 && r->limit == LIMIT_NONE;
+}
+
+/* An exists that found nothing fails definitely only when the search was
+   complete: with larger bounds it might still find a witness. */
+static bool condition_definitely_fails(const Result *r)
+{
+    switch (r->prog->ast->cond_kind) {
+    case CK_EXISTS: return r->positive == 0 && result_complete(r);
+    case CK_NOT_EXISTS: return r->positive > 0;
+    case CK_FORALL: return r->negative > 0;
+    case CK_NONE: return false;
+    }
+    return false;
+}
+
+int result_exit_status(const Result *r)
+{
+    if (r->violations->len > 0 || condition_definitely_fails(r))
+        return 1;
+    return result_complete(r) ? 0 : 3;
+}
+
+size_t peak_rss_kb(void)
+{
+    FILE *status = fopen("/proc/self/status", "r");
+    if (!status)
+        return 0;
+    char line[256];
+    size_t kb = 0;
+    while (fgets(line, sizeof line, status)) {
+        if (sscanf(line, "VmHWM: %zu kB", &kb) == 1)
+            break;
+    }
+    fclose(status);
+    return kb;
+}

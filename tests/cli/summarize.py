@@ -1,0 +1,20 @@
+#!/usr/bin/env python3
+"""Prints the closing line of a meson test run ("N passed, N failed") from its
+JSON test log, and exits 1 when any test failed or none ran."""
+import json
+import sys
+
+passed = failed = 0
+names = []
+with open(sys.argv[1]) as log:
+    for line in log:
+        entry = json.loads(line)
+        if entry.get("result") in ("OK", "EXPECTEDFAIL"):
+            passed += 1
+        else:
+            failed += 1
+            names.append(entry.get("name"))
+if names:
+    print("failed: " + ", ".join(names))
+print(f"tests: {passed} passed, {failed} failed")
+sys.exit(1 if failed or passed == 0 else 0)
