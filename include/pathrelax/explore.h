@@ -17,6 +17,8 @@ typedef struct {
     int unroll;               /* loop body runs per entry */
     uint64_t max_states;      /* 0: no limit */
     double timeout;           /* seconds, 0: no limit */
+    bool list_executions;     /* keep every legal execution (and match
+                                 states only within one execution) */
     bool no_drf_shortcut;     /* jmm: run the rounds even for a DRF program */
     double deadline;          /* absolute g_get_monotonic_time()/1e6 of the
                                  whole run; 0: none (set by the caller) */

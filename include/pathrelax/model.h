@@ -143,6 +143,8 @@ typedef struct ModelOps {
 
 extern const ModelOps model_sc;
 extern const ModelOps model_jmm;
+extern const ModelOps model_tso;
+extern const ModelOps model_pso;
 
 /* The model named name ("sc", ...), or NULL. */
 const ModelOps *model_find(const char *name);

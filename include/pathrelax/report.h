@@ -28,4 +28,39 @@ JsonNode *report_json(const Result *r);
 /* One trace line per event, as "  T1 L.12: R x = 0 [INIT]". */
 void report_trace(GString *out, const Result *r, const Event *trace, size_t len);
 
+/* ---- executions (--list-executions, --dot) --------------------------- */
+
+/* The action id of each event of e, "<KIND,THREAD,LOCATION,N>" (JPR Section
+   III): the N-th action (from 0) of that kind by that thread on that
+   location. Kinds R, W, Rv, Wv, L, U (location: the object), J (location:
+   the joined thread), E (location: -). Events that are not actions (flush,
+   failed assert, exception) get NULL. The array frees its strings. */
+GPtrArray *report_action_ids(const Result *r, const Execution *e);
+
+/* What an event does, as "W x = 1", "lock Helper@init.0", "join P1", "end",
+   "flush x = 1", "assertion failed: ...", "throws NullPointerException". */
+void report_action_text(GString *out, const Result *r, const Event *ev);
+
+/* After report_text: "Executions N", then one block per execution:
+     Execution 1: P0:r0=0; P1:r1=1;
+       <W,P0,x,0>  P0 L.6  W x = 1
+       <R,P1,x,0>  P1 L.11 R x = 1  reads-from <W,P0,x,0> (future)
+   with the execution's final states after the colon (several joined by
+   " | "). */
+void report_executions_text(GString *out, const Result *r);
+
+/* The "executions" member of report_json's object: a list of {index,
+   states, actions: [{id, kind, thread, line, location, value, reads_from,
+   future}]}. */
+void report_executions_json(JsonBuilder *b, const Result *r);
+
+/* Writes DIR/NAME-N.dot for each execution N (from 1): a Graphviz digraph
+   with a cluster per thread, and po, rf and sw edges. Creates dir if
+   missing. */
+bool report_dot(const Result *r, const char *dir, GError **err);
+
+/* The --stats table, one row per result, shaped like the JPR paper's
+   Fig. 14: test, threads, iter, time, 1st, ave, WS, states, mem. */
+void report_stats_table(GString *out, Result *const *results, guint n);
+
 #endif

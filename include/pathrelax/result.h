@@ -63,6 +63,16 @@ typedef enum {
     LIMIT_TIME,       /* --timeout reached */
 } LimitHit;
 
+/* One legal execution, for --list-executions and --dot. */
+typedef struct {
+    Event *events;        /* the whole path, initial thread included; reads of
+                             future writes have their rf resolved */
+    size_t len;
+    int64_t *states;      /* its final states: n_states tuples, each of
+                             Ast.shown->len values (several under jmm) */
+    guint n_states;
+} Execution;
+
 typedef struct Result {
     const Program *prog;
     const World *world;   /* for names of objects and locations */
@@ -86,6 +96,10 @@ typedef struct Result {
     int iterations;
     uint64_t writeset_size;
     bool drf_shortcut;     /* answered from SC executions of a DRF program */
+
+    /* --list-executions: every legal execution of the (last) search */
+    bool list_executions;
+    GPtrArray *executions; /* Execution* */
 } Result;
 
 Result *result_new(const Program *prog, const World *world, const char *model, int unroll);
@@ -97,6 +111,9 @@ void result_add_state(Result *r, const int64_t *values);
    kind, thread, line and message. */
 void result_add_violation(Result *r, ViolationKind kind, int tid, int line,
                           const char *message, const Event *trace, size_t trace_len);
+/* Records one legal execution (copied), when r->list_executions. */
+void result_add_execution(Result *r, const Event *events, size_t len, const int64_t *states,
+                          guint n_states);
 /* Adds one search's figures to r->total. */
 void result_add_stats(Result *r, const SearchStats *s);
 /* Forgets the states and violations found so far (the figures stay): a

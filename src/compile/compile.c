@@ -598,14 +598,14 @@ static int monitor_slot_enter(Gen *g)
     return slot;
 }
 
-static void compile_locked_body(Gen *g, int slot, const Stmt *body, SrcPos pos)
+/* Locks the object in slot; every exit compiled until the frame is popped
+   unlocks it. */
+static void open_monitor(Gen *g, int slot, SrcPos pos)
 {
     Frame f = { .kind = FRAME_MONITOR, .monitor_slot = slot };
     emit(g, OP_LOAD, slot, pos);
     emit(g, OP_LOCK, 0, pos);
     g_array_append_val(g->frames, f);
-    compile_stmt(g, body);
-    pop_frame(g);
 }
 
 static void compile_sync(Gen *g, const Stmt *s)
@@ -613,7 +613,9 @@ static void compile_sync(Gen *g, const Stmt *s)
     int slot = monitor_slot_enter(g);
     compile_expr(g, s->expr);
     emit(g, OP_STORE, slot, s->pos);
-    compile_locked_body(g, slot, s->body_s, s->pos);
+    open_monitor(g, slot, s->pos);
+    compile_stmt(g, s->body_s);
+    pop_frame(g);
     if (g->reachable)
         emit_unlock(g, slot, s->pos);
     g->monitor_depth--;
@@ -970,8 +972,10 @@ static void compile_field_inits(Gen *g, int class_index)
     }
 }
 
-/* A non-void method whose end the checker let through would run off its
-   code; give it Java's default value instead. */
+/* The implicit return at the end of a method. The checker rejects a value
+   method whose end can be reached (JLS 14.22); our reachability is coarser
+   only after dead code such as statements behind a return, where this
+   default return never runs but keeps every jump target inside the code. */
 static void compile_method_end(Gen *g, const MethodDecl *decl)
 {
     if (!g->reachable)
@@ -993,13 +997,11 @@ static void compile_method(Compiler *comp, int index)
     g.freeze_on_return = decl->is_constructor && cls->has_final_field;
     if (decl->is_constructor)
         compile_field_inits(&g, decl->class_index);
-    if (decl->is_synchronized) {
-        /* this (local 0) cannot be assigned, so it serves as the monitor's
-           slot without a hidden copy */
-        compile_locked_body(&g, 0, decl->body, decl->pos);
-    } else {
-        compile_stmt(&g, decl->body);
-    }
+    /* this (local 0) cannot be assigned, so it serves as the monitor's slot
+       without a hidden copy; the frame stays open for the implicit return */
+    if (decl->is_synchronized)
+        open_monitor(&g, 0, decl->pos);
+    compile_stmt(&g, decl->body);
     compile_method_end(&g, decl);
     gen_finish(&g);
 }
@@ -1019,7 +1021,7 @@ static void compile_init(Compiler *comp)
     const Ast *ast = comp->ast;
     Gen g;
     gen_init(&g, comp, &comp->prog->methods[comp->prog->init_method], EXIT_END);
-    SrcPos end_pos = { 1, 1 };
+    SrcPos end_pos = { 1, 1 };    /* the header line when nothing is initialised */
     for (guint i = 0; i < ast->globals->len; i++) {
         const VarDecl *v = &g_array_index(ast->globals, VarDecl, i);
         if (!v->init)

@@ -48,6 +48,8 @@ typedef struct {
     int64_t *choices_values; /* scratch for final_values */
     int values_cap;
     GArray *unroll_cuts;   /* Level copies: the states where --unroll cut */
+    GArray *exec_states;   /* int64: the final states of the current path */
+    GArray *exec_pos;      /* int32 scratch for key_execution */
 } Search;
 
 /* ---- transitions ------------------------------------------------------ */
@@ -178,7 +180,8 @@ static void shown_values(Search *s, const CondLoc *cl, GArray *out)
     }
 }
 
-/* Records every combination of the shown locations' final values. */
+/* Records every combination of the shown locations' final values, and
+   with --list-executions the execution itself. */
 static void record_states(Search *s)
 {
     const GPtrArray *shown = s->mc.prog->ast->shown;
@@ -193,11 +196,19 @@ static void record_states(Search *s)
         for (guint i = 0; i < n; i++)
             values[i] = g_array_index(s->shown_vals[i], int64_t, pick[i]);
         result_add_state(s->r, values);
+        if (s->r->list_executions)
+            g_array_append_vals(s->exec_states, values, n);
         guint i = 0;
         while (i < n && ++pick[i] == s->shown_vals[i]->len)
             pick[i++] = 0;
         if (i == n)
-            return;
+            break;
+    }
+    if (s->r->list_executions) {
+        guint n_states = n ? s->exec_states->len / n : 1;
+        result_add_execution(s->r, s->mc.events->v, s->mc.events->len,
+                             (const int64_t *)(const void *)s->exec_states->data, n_states);
+        g_array_set_size(s->exec_states, 0);
     }
 }
 
@@ -264,6 +275,51 @@ static bool all_threads_done(const Machine *mc)
     return true;
 }
 
+/* With --list-executions, two paths are one state only if they are one
+   execution so far: the same actions per thread, each read seeing the same
+   write, each lock following the same unlock. So the key gets each
+   thread's actions in order, with the source of each read and lock named
+   by (thread, position in that thread); interleavings of one execution
+   still meet. */
+static int32_t previous_unlock(const EventLog *log, size_t lock)
+{
+    for (size_t i = lock; i-- > 0;)
+        if (log->v[i].kind == EV_UNLOCK && log->v[i].arg == log->v[lock].arg)
+            return (int32_t)i;
+    return -1;
+}
+
+static void key_execution(Search *s)
+{
+    const EventLog *log = s->mc.events;
+    int n_tids = s->mc.n_tids;
+    GArray *pos = s->exec_pos;  /* event -> position in its thread */
+    g_array_set_size(pos, (guint)log->len);
+    int32_t per_thread[n_tids];
+    for (int t = 0; t < n_tids; t++)
+        per_thread[t] = 0;
+    for (size_t i = 0; i < log->len; i++)
+        g_array_index(pos, int32_t, i) = per_thread[log->v[i].tid]++;
+    for (int t = 0; t < n_tids; t++) {
+        for (size_t i = 0; i < log->len; i++) {
+            const Event *ev = &log->v[i];
+            if (ev->tid != t)
+                continue;
+            key_put(s->key, ev->kind);
+            key_put(s->key, ev->loc);
+            key_put(s->key, ev->value);
+            int32_t src = ev->kind == EV_READ ? ev->rf : ev->kind == EV_LOCK ? previous_unlock(log, i) : -1;
+            if (src >= 0) {
+                key_put(s->key, log->v[src].tid);
+                key_put(s->key, g_array_index(pos, int32_t, src));
+            } else {
+                key_put(s->key, src);
+            }
+        }
+        key_put(s->key, -1);
+    }
+}
+
 /* A new state: report what happened on the way, match it, and either end
    the path or push a level with its transitions. */
 static void enter_state(Search *s, guint held_before)
@@ -276,6 +332,8 @@ static void enter_state(Search *s, guint held_before)
     g_array_set_size(s->counters, 0);
     machine_key(mc, s->key, s->counters);
     mc->ops->key(mc->model, s->key);
+    if (s->r->list_executions)
+        key_execution(s);
     uint32_t entry, ctr_off;
     if (visited_check_insert(&s->visited, s->key, s->counters, &entry, &ctr_off))
         return;
@@ -397,6 +455,8 @@ void explore_run(World *world, const ModelOps *ops, Model *model, Trail *trail, 
         s.shown_vals[i] = g_array_new(FALSE, FALSE, sizeof(int64_t));
     s.step_scratch = g_array_new(FALSE, FALSE, sizeof(int64_t));
     s.unroll_cuts = g_array_new(FALSE, FALSE, sizeof(Level));
+    s.exec_states = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    s.exec_pos = g_array_new(FALSE, FALSE, sizeof(int32_t));
 
     search(&s);
     settle_unroll_cuts(&s);
@@ -412,6 +472,8 @@ void explore_run(World *world, const ModelOps *ops, Model *model, Trail *trail, 
     g_free(s.shown_vals);
     g_array_free(s.step_scratch, TRUE);
     g_array_free(s.unroll_cuts, TRUE);
+    g_array_free(s.exec_states, TRUE);
+    g_array_free(s.exec_pos, TRUE);
     g_free(s.choices);
     g_free(s.moves);
     g_free(s.choices_values);
@@ -433,6 +495,7 @@ Result *explore_program(const Program *prog, const ModelOps *ops, const ExploreC
     ModelEnv env = {world, &trail, &events, !cfg->no_drf_shortcut};
     Model *model = ops->create(&env);
     Result *r = result_new(prog, world, ops->name, cfg->unroll);
+    r->list_executions = cfg->list_executions;
 
     /* A model with rounds (jmm) searches until it reaches its fixed point;
        the result is that of the last search, which covers the others. */
@@ -442,6 +505,9 @@ Result *explore_program(const Program *prog, const ModelOps *ops, const ExploreC
             break;
         result_clear_findings(r);
     }
+    /* The executions are those of the last search (its answer); states and
+       transitions count the work of every search. */
+    r->total.executions = g_array_index(r->rounds, SearchStats, r->rounds->len - 1).executions;
     result_finish(r);
     r->peak_rss_kb = peak_rss_kb();
 

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-static const ModelOps *const models[] = {&model_jmm, &model_sc};
+static const ModelOps *const models[] = {&model_jmm, &model_sc, &model_tso, &model_pso};
 
 const ModelOps *model_find(const char *name)
 {

@@ -55,6 +55,13 @@ static void violation_free(Violation *v)
     g_free(v);
 }
 
+static void execution_free(Execution *e)
+{
+    g_free(e->events);
+    g_free(e->states);
+    g_free(e);
+}
+
 Result *result_new(const Program *prog, const World *world, const char *model, int unroll)
 {
     Result *r = g_new0(Result, 1);
@@ -66,6 +73,7 @@ Result *result_new(const Program *prog, const World *world, const char *model, i
     r->state_index = new_state_index();
     r->violations = g_ptr_array_new_with_free_func((GDestroyNotify)violation_free);
     r->rounds = g_array_new(FALSE, TRUE, sizeof(SearchStats));
+    r->executions = g_ptr_array_new_with_free_func((GDestroyNotify)execution_free);
     r->limit = LIMIT_NONE;
     return r;
 }
@@ -80,6 +88,7 @@ void result_free(Result *r)
     g_array_free(r->states, TRUE);
     g_ptr_array_free(r->violations, TRUE);
     g_array_free(r->rounds, TRUE);
+    g_ptr_array_free(r->executions, TRUE);
     g_free(r);
 }
 
@@ -238,6 +247,7 @@ void result_clear_findings(Result *r)
     r->positive = 0;
     r->negative = 0;
     g_ptr_array_set_size(r->violations, 0);
+    g_ptr_array_set_size(r->executions, 0);
 }
 
 /* ---- verdicts ------------------------------------------------------- */
@@ -280,4 +290,15 @@ size_t peak_rss_kb(void)
     }
     fclose(status);
     return kb;
+}
+
+void result_add_execution(Result *r, const Event *events, size_t len, const int64_t *states,
+                          guint n_states)
+{
+    Execution *e = g_new0(Execution, 1);
+    e->events = g_memdup2(events, sizeof(Event) * len);
+    e->len = len;
+    e->states = g_memdup2(states, sizeof(int64_t) * n_states * r->prog->ast->shown->len);
+    e->n_states = n_states;
+    g_ptr_array_add(r->executions, e);
 }
