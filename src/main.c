@@ -23,7 +23,8 @@ static const char *exit_status_help =
     "  1  a condition fails, or a violation (failed assert, uncaught exception,\n"
     "     deadlock) is found\n"
     "  2  usage error, or a file that cannot be read or is not a valid litmus file\n"
-    "     (each error is printed as FILE:LINE:COL: error: MESSAGE)\n"
+    "     (each error is printed as FILE:LINE:COL: error: MESSAGE), or --dot cannot\n"
+    "     write its files\n"
     "  3  nothing wrong was found, but a bound (--unroll, call depth, array size,\n"
     "     --max-states, --timeout) cut paths: the answer holds only up to it\n"
     "With several files the status is the most serious one: 2, then 1, then 3.";
@@ -34,8 +35,29 @@ typedef struct {
     const char *format;
     gint64 max_states;
     double timeout;
+    gboolean list_executions;
+    const char *dot_dir;     /* NULL: no --dot */
+    gboolean stats;
+    gboolean no_drf_shortcut;
     gboolean version;
 } Options;
+
+/* One checked file, with everything its Result refers to. */
+typedef struct {
+    Ast *ast;
+    Program *prog;
+    World *world;
+    Result *result;
+} Checked;
+
+static void checked_free(Checked *c)
+{
+    result_free(c->result);
+    world_free(c->world);
+    program_free(c->prog);
+    ast_free(c->ast);
+    g_free(c);
+}
 
 static int usage_error(GOptionContext *ctx, const char *fmt, const char *arg)
 {
@@ -54,42 +76,85 @@ static int worse(int a, int b)
     return rank[b] > rank[a] ? b : a;
 }
 
-/* Checks one file; appends its text to out or its JSON to array. */
-static int run_file(const char *path, const Options *opt, const ModelOps *model, GString *out,
-                    JsonArray *array)
+/* A file that does not load: its error on stderr, and in the JSON array. */
+static int load_error(const char *path, GError *err, JsonArray *array)
 {
-    GError *err = NULL;
-    Ast *ast = lang_load_file(path, &err);
-    if (!ast) {
-        fprintf(stderr, "%s\n", err->message);
-        if (array) {
-            JsonObject *o = json_object_new();
-            json_object_set_string_member(o, "file", path);
-            json_object_set_string_member(o, "error", err->message);
-            json_array_add_object_element(array, o);
-        }
-        g_error_free(err);
-        return EXIT_INPUT;
+    fprintf(stderr, "%s\n", err->message);
+    if (array) {
+        JsonObject *o = json_object_new();
+        json_object_set_string_member(o, "file", path);
+        json_object_set_string_member(o, "error", err->message);
+        json_array_add_object_element(array, o);
     }
-    Program *prog = compile_program(ast);
+    g_error_free(err);
+    return EXIT_INPUT;
+}
+
+static Checked *check_ast(Ast *ast, const Options *opt, const ModelOps *model)
+{
+    Checked *c = g_new0(Checked, 1);
+    c->ast = ast;
+    c->prog = compile_program(ast);
     ExploreConfig cfg = {
         .unroll = opt->unroll,
         .max_states = (uint64_t)opt->max_states,
         .timeout = opt->timeout,
+        .list_executions = opt->list_executions,
+        .no_drf_shortcut = opt->no_drf_shortcut,
         .deadline = opt->timeout > 0 ? g_get_monotonic_time() / 1e6 + opt->timeout : 0,
     };
-    World *world = NULL;
-    Result *r = explore_program(prog, model, &cfg, &world);
-    if (array)
+    c->result = explore_program(c->prog, model, &cfg, &c->world);
+    return c;
+}
+
+/* Writes the --dot files of r; EXIT_OK, or EXIT_INPUT when it cannot. */
+static int write_dot(const Result *r, const char *dir)
+{
+    GError *err = NULL;
+    if (report_dot(r, dir, &err))
+        return EXIT_OK;
+    fprintf(stderr, "pathrelax: error: %s\n", err->message);
+    g_error_free(err);
+    return EXIT_INPUT;
+}
+
+/* Checks one file; appends its text to out or its JSON to array, and
+   keeps what it checked in kept (for --stats) unless kept is NULL. */
+static int run_file(const char *path, const Options *opt, const ModelOps *model, GString *out,
+                    JsonArray *array, GPtrArray *kept)
+{
+    GError *err = NULL;
+    Ast *ast = lang_load_file(path, &err);
+    if (!ast)
+        return load_error(path, err, array);
+    Checked *c = check_ast(ast, opt, model);
+    const Result *r = c->result;
+    if (array) {
         json_array_add_element(array, report_json(r));
-    else
+    } else {
         report_text(out, r);
+        if (opt->list_executions)
+            report_executions_text(out, r);
+    }
     int status = result_exit_status(r);
-    result_free(r);
-    world_free(world);
-    program_free(prog);
-    ast_free(ast);
+    if (opt->dot_dir)
+        status = worse(status, write_dot(r, opt->dot_dir));
+    if (kept)
+        g_ptr_array_add(kept, c);
+    else
+        checked_free(c);
     return status;
+}
+
+/* The --stats table of the files checked. */
+static void append_stats(GString *out, const GPtrArray *kept)
+{
+    Result **results = g_new(Result *, kept->len);
+    for (guint i = 0; i < kept->len; i++)
+        results[i] = ((Checked *)g_ptr_array_index(kept, i))->result;
+    g_string_append_c(out, '\n');
+    report_stats_table(out, results, kept->len);
+    g_free(results);
 }
 
 int main(int argc, char **argv)
@@ -99,7 +164,7 @@ int main(int argc, char **argv)
         .unroll = EXPLORE_DEFAULT_UNROLL,
         .format = "text",
     };
-    char *model_name = NULL, *format = NULL;
+    char *model_name = NULL, *format = NULL, *dot_dir = NULL;
     char *model_help = g_strdup_printf("Memory model: %s (default %s)", model_names(), opt.model);
     char *unroll_help = g_strdup_printf("Run each loop body at most N times per entry (default %d)",
                                         EXPLORE_DEFAULT_UNROLL);
@@ -109,6 +174,10 @@ int main(int argc, char **argv)
         {"format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: text (herd-style, default) or json", "FORMAT"},
         {"max-states", 0, 0, G_OPTION_ARG_INT64, &opt.max_states, "Stop after N distinct states per search (default: no limit)", "N"},
         {"timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt.timeout, "Stop after SECONDS per file (default: no limit)", "SECONDS"},
+        {"list-executions", 0, 0, G_OPTION_ARG_NONE, &opt.list_executions, "Also print every legal execution: its actions with their ids and what each read saw", NULL},
+        {"dot", 0, 0, G_OPTION_ARG_FILENAME, &dot_dir, "Write each legal execution as a Graphviz file DIR/TEST-N.dot (implies --list-executions)", "DIR"},
+        {"stats", 0, 0, G_OPTION_ARG_NONE, &opt.stats, "After all files, print a table of figures per file (JPR paper, Fig. 14); in JSON it adds nothing, as each \"stats\" holds them", NULL},
+        {"no-drf-shortcut", 0, 0, G_OPTION_ARG_NONE, &opt.no_drf_shortcut, "jmm: run the rounds even for a data-race-free program (else answered from its SC executions)", NULL},
         {"version", 0, 0, G_OPTION_ARG_NONE, &opt.version, "Print the version and exit", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
@@ -151,6 +220,10 @@ int main(int argc, char **argv)
         status = usage_error(ctx, "%s must not be negative", opt.max_states < 0 ? "--max-states" : "--timeout");
         goto done;
     }
+    if (dot_dir) {
+        opt.dot_dir = dot_dir;
+        opt.list_executions = TRUE;
+    }
     if (argc < 2) {
         status = usage_error(ctx, "%s", "no litmus file given");
         goto done;
@@ -158,14 +231,23 @@ int main(int argc, char **argv)
 
     bool json = strcmp(opt.format, "json") == 0;
     JsonArray *array = json ? json_array_new() : NULL;
+    /* In JSON each file's "stats" already holds what the table shows. */
+    GPtrArray *kept = NULL;
+    if (opt.stats && !json)
+        kept = g_ptr_array_new_with_free_func((GDestroyNotify)checked_free);
     GString *out = g_string_new(NULL);
     for (int i = 1; i < argc; i++) {
         if (!json && i > 1)
             g_string_append_c(out, '\n');
-        status = worse(status, run_file(argv[i], &opt, model, out, array));
+        status = worse(status, run_file(argv[i], &opt, model, out, array, kept));
         fputs(out->str, stdout);
         fflush(stdout);
         g_string_truncate(out, 0);
+    }
+    if (kept) {
+        append_stats(out, kept);
+        fputs(out->str, stdout);
+        g_ptr_array_unref(kept);
     }
     if (json) {
         JsonNode *root;
@@ -187,6 +269,7 @@ done:
     g_option_context_free(ctx);
     g_free(model_name);
     g_free(format);
+    g_free(dot_dir);
     g_free(model_help);
     g_free(unroll_help);
     return status;

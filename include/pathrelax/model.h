@@ -76,6 +76,29 @@ typedef struct {
     Loc loc;
 } ModelMove;
 
+/* A state key under construction: bytes appended by key_put. */
+typedef struct {
+    uint8_t *data;
+    size_t len, cap;
+} KeyBuf;
+
+void key_grow(KeyBuf *key);
+
+/* Appends a value as a zig-zag varint (small values take one byte). */
+static inline void key_put(KeyBuf *key, int64_t v)
+{
+    if (key->len + 10 > key->cap)
+        key_grow(key);
+    uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+    uint8_t *p = key->data + key->len;
+    while (z >= 0x80) {
+        *p++ = (uint8_t)(z | 0x80);
+        z >>= 7;
+    }
+    *p++ = (uint8_t)z;
+    key->len = (size_t)(p - key->data);
+}
+
 typedef struct Model Model;   /* each model defines its own */
 typedef struct Result Result; /* result.h */
 
@@ -138,7 +161,7 @@ typedef struct ModelOps {
 
     /* Appends to key everything of the model's per-path state that decides
        the future of the search (state matching). */
-    void (*key)(Model *m, GByteArray *key);
+    void (*key)(Model *m, KeyBuf *key);
 } ModelOps;
 
 extern const ModelOps model_sc;
@@ -151,7 +174,5 @@ const ModelOps *model_find(const char *name);
 /* Comma-separated names of the models built in, for --help. */
 const char *model_names(void);
 
-/* Helpers for key(): append a value as a zig-zag varint. */
-void key_put(GByteArray *key, int64_t v);
 
 #endif

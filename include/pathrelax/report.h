@@ -22,7 +22,7 @@
 void report_text(GString *out, const Result *r);
 
 /* The JSON object of one file (keys: name, model, complete, states,
-   condition, violations, stats). */
+   condition, violations, stats; and executions when r->list_executions). */
 JsonNode *report_json(const Result *r);
 
 /* One trace line per event, as "  T1 L.12: R x = 0 [INIT]". */

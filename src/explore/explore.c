@@ -34,7 +34,7 @@ typedef struct {
     Result *r;
     SearchStats *stats;
     Visited visited;
-    GByteArray *key;
+    KeyBuf key;
     GArray *counters;
     GArray *levels;       /* Level */
     GArray *transitions;  /* Transition, for every level on the stack */
@@ -305,18 +305,18 @@ static void key_execution(Search *s)
             const Event *ev = &log->v[i];
             if (ev->tid != t)
                 continue;
-            key_put(s->key, ev->kind);
-            key_put(s->key, ev->loc);
-            key_put(s->key, ev->value);
+            key_put(&s->key, ev->kind);
+            key_put(&s->key, ev->loc);
+            key_put(&s->key, ev->value);
             int32_t src = ev->kind == EV_READ ? ev->rf : ev->kind == EV_LOCK ? previous_unlock(log, i) : -1;
             if (src >= 0) {
-                key_put(s->key, log->v[src].tid);
-                key_put(s->key, g_array_index(pos, int32_t, src));
+                key_put(&s->key, log->v[src].tid);
+                key_put(&s->key, g_array_index(pos, int32_t, src));
             } else {
-                key_put(s->key, src);
+                key_put(&s->key, src);
             }
         }
-        key_put(s->key, -1);
+        key_put(&s->key, -1);
     }
 }
 
@@ -328,14 +328,14 @@ static void enter_state(Search *s, guint held_before)
     if (!mc->ops->holds_violations)
         report_violations(s, held_before);
 
-    g_byte_array_set_size(s->key, 0);
+    s->key.len = 0;
     g_array_set_size(s->counters, 0);
-    machine_key(mc, s->key, s->counters);
-    mc->ops->key(mc->model, s->key);
+    machine_key(mc, &s->key, s->counters);
+    mc->ops->key(mc->model, &s->key);
     if (s->r->list_executions)
         key_execution(s);
     uint32_t entry, ctr_off;
-    if (visited_check_insert(&s->visited, s->key, s->counters, &entry, &ctr_off))
+    if (visited_check_insert(&s->visited, s->key.data, s->key.len, s->counters, &entry, &ctr_off))
         return;
     s->stats->states_visited++;
 
@@ -439,7 +439,6 @@ void explore_run(World *world, const ModelOps *ops, Model *model, Trail *trail, 
     ops->begin(model);
     machine_init(&s.mc, world, ops, model, trail, events, r, cfg->unroll);
     visited_init(&s.visited);
-    s.key = g_byte_array_new();
     s.counters = g_array_new(FALSE, FALSE, sizeof(int32_t));
     s.levels = g_array_new(FALSE, FALSE, sizeof(Level));
     s.transitions = g_array_new(FALSE, FALSE, sizeof(Transition));
@@ -481,7 +480,7 @@ void explore_run(World *world, const ModelOps *ops, Model *model, Trail *trail, 
     g_array_free(s.transitions, TRUE);
     g_array_free(s.levels, TRUE);
     g_array_free(s.counters, TRUE);
-    g_byte_array_unref(s.key);
+    g_free(s.key.data);
     visited_free(&s.visited);
     machine_free(&s.mc);
 }

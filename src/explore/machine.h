@@ -95,7 +95,7 @@ static inline int64_t machine_register(const Machine *mc, int tid, int slot)
 
 /* Appends the machine's part of the state key; loop counters go to
    counters instead (state matching compares them by domination). */
-void machine_key(Machine *mc, GByteArray *key, GArray *counters);
+void machine_key(Machine *mc, KeyBuf *key, GArray *counters);
 
 /* Thread snapshots for backtracking: copies every thread's used words to
    the end of arena; machine_restore copies them back from offset. */

@@ -92,18 +92,18 @@ static bool dominates(const Visited *v, const VisitedEntry *e, const GArray *cou
     return true;
 }
 
-bool visited_check_insert(Visited *v, const GByteArray *key, const GArray *counters,
+bool visited_check_insert(Visited *v, const uint8_t *key, size_t key_len, const GArray *counters,
                           uint32_t *entry, uint32_t *ctr_off)
 {
     if ((v->entries->len + 1) * 4 > v->cap * 3)
         grow(v);
-    uint64_t h = hash_bytes(key->data, key->len);
+    uint64_t h = hash_bytes(key, key_len);
     size_t j = h & (v->cap - 1);
     for (; v->table[j]; j = (j + 1) & (v->cap - 1)) {
         uint32_t i = v->table[j] - 1;
         VisitedEntry *e = entry_at(v, i);
-        if (e->hash != h || e->key_len != key->len ||
-            memcmp(v->bytes->data + e->key_off, key->data, key->len) != 0)
+        if (e->hash != h || e->key_len != key_len ||
+            memcmp(v->bytes->data + e->key_off, key, key_len) != 0)
             continue;
         /* Same key means same frames, so the counter vectors line up. */
         if (dominates(v, e, counters))
@@ -113,9 +113,9 @@ bool visited_check_insert(Visited *v, const GByteArray *key, const GArray *count
         *ctr_off = e->ctr_off;
         return false;
     }
-    VisitedEntry e = {.hash = h, .key_off = v->bytes->len, .key_len = key->len,
+    VisitedEntry e = {.hash = h, .key_off = v->bytes->len, .key_len = (uint32_t)key_len,
                       .ctr_len = counters->len};
-    g_byte_array_append(v->bytes, key->data, key->len);
+    g_byte_array_append(v->bytes, key, (guint)key_len);
     e.ctr_off = store_counters(v, counters);
     *entry = v->entries->len;
     *ctr_off = e.ctr_off;

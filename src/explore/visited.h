@@ -37,7 +37,7 @@ size_t visited_count(const Visited *v);
 /* Returns true when the state was visited with no more budget used than
    now (prune it). Otherwise records it (or its new counters) and returns
    false; *entry and *ctr_off then say where. */
-bool visited_check_insert(Visited *v, const GByteArray *key, const GArray *counters,
+bool visited_check_insert(Visited *v, const uint8_t *key, size_t key_len, const GArray *counters,
                           uint32_t *entry, uint32_t *ctr_off);
 
 /* Whether the latest exploration of entry had counters at or below those

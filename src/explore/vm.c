@@ -570,7 +570,7 @@ StepResult machine_step(Machine *mc, int tid, const ReadChoice *choice)
 /* One frame: its method and pc, its locals (loop counters apart) and its
    operand stack, which ends at stack_end. */
 static void key_frame(const Machine *mc, const int64_t *th, int64_t method, int64_t pc, int64_t fp,
-                      int64_t stack_end, GByteArray *key, GArray *counters)
+                      int64_t stack_end, KeyBuf *key, GArray *counters)
 {
     const CMethod *m = &mc->prog->methods[method];
     key_put(key, method);
@@ -590,7 +590,7 @@ static void key_frame(const Machine *mc, const int64_t *th, int64_t method, int6
         key_put(key, th[i]);
 }
 
-void machine_key(Machine *mc, GByteArray *key, GArray *counters)
+void machine_key(Machine *mc, KeyBuf *key, GArray *counters)
 {
     for (int t = 0; t < mc->n_tids; t++) {
         const int64_t *th = mc->th[t];

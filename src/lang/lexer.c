@@ -247,7 +247,7 @@ static bool lex_header_name(Lexer *lx)
 
 static int hex_digit_value(int c)
 {
-    return g_ascii_isdigit(c) ? c - '0' : g_ascii_tolower(c) - 'a' + 10;
+    return g_ascii_isdigit(c) ? c - '0' : g_ascii_tolower((char) c) - 'a' + 10;
 }
 
 /* Reads the digits of a literal into *value; false when it exceeds 64 bits. */

@@ -93,12 +93,12 @@ fail_here(Parser *p, const char *fmt, ...)
     g_free(message);
 }
 
-/* The current token as a message shows it: 'x', '}', end of file. */
+/* The current token as a message shows it: 'x', '}', a string, end of file. */
 static char *describe_current(const Parser *p)
 {
     const Token *tok = cur(p);
-    if (tok->kind == TK_EOF)
-        return g_strdup("end of file");
+    if (tok->kind == TK_EOF || tok->kind == TK_STRING)
+        return g_strdup(token_kind_name(tok->kind));
     const char *text = p->ast->source + tok->offset;
     if (tok->len > 32)
         return g_strdup_printf("'%.29s...'", text);
@@ -444,7 +444,8 @@ static Expr *parse_unary(Parser *p)
     return e;
 }
 
-/* Binary operators by precedence, lowest first. */
+/* Binary operators by precedence, lowest first; unused entries are zero,
+   that is TK_EOF, which never matches. */
 typedef struct {
     TokenKind token;
     Operator op;
@@ -1295,7 +1296,7 @@ static bool parse_header(Parser *p)
     }
     advance(p);
     if (!at(p, TK_HEADER_NAME)) {
-        expected(p, "a test name after 'Java'");
+        expected(p, "a test name after 'Java' on the same line");
         return false;
     }
     p->ast->name = g_strdup(advance(p)->text);

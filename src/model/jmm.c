@@ -22,7 +22,6 @@
 #include "pathrelax/result.h"
 #include "vclock.h"
 
-#include <stdlib.h>
 
 /* Action id of a write: <kind, thread, location, n>, n counting the
    thread's earlier writes to the location. Only writes need ids here. */
@@ -34,8 +33,11 @@ static inline int id_tid(uint64_t id) { return (int)(id >> 56); }
 
 /* Entries of the performed-write log. */
 enum { W_ID, W_LOC, W_VALUE, W_TID, W_EPOCH, W_VC, W_EVENT, W_SIZE };
-/* Entries of the ImposeSet log: a future read and what it imposed. */
-enum { I_ID, I_VALUE, I_TID, I_EPOCH, I_EVENT, I_SIZE };
+/* Entries of the ImposeSet log: what a future read imposed, and the
+   reader's thread and epoch for the happens-before check. Identical
+   entries are kept once: a spin loop that re-reads the same future write
+   adds no new constraint, and its state then repeats. */
+enum { I_ID, I_VALUE, I_TID, I_EPOCH, I_SIZE };
 /* Per-path scalars on the trail. */
 enum { S_WLEN, S_ILEN, S_VCLEN, S_SIZE };
 
@@ -431,6 +433,22 @@ static void acquire_slot(Model *m, int tid, int64_t slot_value)
         vc_acquire(&m->vc, m->trail, tid, slot_value - 1);
 }
 
+static void impose(Model *m, uint64_t id, int64_t value, int tid)
+{
+    int64_t epoch = vc_epoch(&m->vc, tid);
+    for (int64_t i = 0; i < n_imposes(m); i++) {
+        const int64_t *imp = ientry(m, i);
+        if ((uint64_t)imp[I_ID] == id && imp[I_VALUE] == value && imp[I_TID] == tid &&
+            imp[I_EPOCH] == epoch)
+            return;
+    }
+    int64_t *imp = append_entry(&m->ilog, &m->ilog_cap, m, S_ILEN, I_SIZE);
+    imp[I_ID] = (int64_t)id;
+    imp[I_VALUE] = value;
+    imp[I_TID] = tid;
+    imp[I_EPOCH] = epoch;
+}
+
 static void jmm_read(Model *m, int tid, Loc loc, const ReadChoice *c, Event *ev)
 {
     ensure(m);
@@ -456,14 +474,10 @@ static void jmm_read(Model *m, int tid, Loc loc, const ReadChoice *c, Event *ev)
         return;
     }
     const WsEntry *e = &g_array_index(m->old_by_loc[loc], WsEntry, TOKEN_FUTURE_INDEX(c->token));
-    int64_t *imp = append_entry(&m->ilog, &m->ilog_cap, m, S_ILEN, I_SIZE);
-    imp[I_ID] = (int64_t)e->id;
-    imp[I_VALUE] = e->value;
-    imp[I_TID] = tid;
-    imp[I_EPOCH] = vc_epoch(&m->vc, tid);
-    imp[I_EVENT] = event_index(m, ev);
+    impose(m, e->id, e->value, tid);
     ev->future = true;
     ev->rf = RF_PENDING;
+    ev->arg = (int64_t)e->id; /* resolved to the write's event at path end */
 }
 
 /* Writes to loc by tid so far on this path: the n of the next write's id. */
@@ -589,13 +603,14 @@ static bool jmm_sync(Model *m, int tid, SyncKind kind, int64_t arg, Event *ev)
    saw, and the path's writes join the WriteSet. */
 static bool jmm_path_end(Model *m)
 {
-    Event *events = m->env.events->v;
-    for (int64_t i = 0; i < n_imposes(m); i++) {
-        const int64_t *imp = ientry(m, i);
-        int64_t w = find_performed(m, (uint64_t)imp[I_ID]);
-        if (w < 0)
+    for (int64_t i = 0; i < n_imposes(m); i++)
+        if (find_performed(m, (uint64_t)ientry(m, i)[I_ID]) < 0)
             return false;
-        events[imp[I_EVENT]].rf = (int32_t)wentry(m, w)[W_EVENT];
+    EventLog *log = m->env.events;
+    for (size_t i = 0; i < log->len; i++) {
+        Event *ev = &log->v[i];
+        if (ev->kind == EV_READ && ev->future)
+            ev->rf = (int32_t)wentry(m, find_performed(m, (uint64_t)ev->arg))[W_EVENT];
     }
     for (int64_t i = 0; i < n_writes(m); i++)
         ws_add(m, (uint64_t)wentry(m, i)[W_ID], wentry(m, i)[W_VALUE]);
@@ -637,43 +652,35 @@ static int jmm_final_values(Model *m, Loc loc, int64_t *out, int cap)
     return (int)values->len;
 }
 
-/* Orders log entries (given by their offsets) by their first fields: the
-   id, then the value, the thread and the epoch break ties. */
-static int compare_entries(const void *a, const void *b, void *data)
+/* Appends the entries of a log thread by thread. One thread's entries are
+   in its program order whatever the interleaving, so two interleavings
+   that performed the same actions give the same key, without sorting. */
+/* clock_field holds a clock offset (its clock is listed instead); the
+   fields in skip (a bit mask) are implied by others or are history that
+   does not decide the future. */
+static void key_log(Model *m, KeyBuf *key, const int64_t *log, int64_t len, int size, int tid_field,
+                    int clock_field, unsigned skip)
 {
-    const int64_t *log = data;
-    const int64_t *x = log + *(const int64_t *)a, *y = log + *(const int64_t *)b;
-    for (int f = 0; f < 4; f++)
-        if (x[f] != y[f])
-            return (x[f] > y[f]) - (x[f] < y[f]);
-    return 0;
-}
-
-/* Appends the entries of a log in id order, so that two interleavings that
-   performed the same actions give the same key. */
-static void key_log(Model *m, GByteArray *key, const int64_t *log, int64_t len, int size,
-                    bool with_clock)
-{
-    GArray *order = m->scratch;
-    g_array_set_size(order, (guint)len);
-    for (int64_t i = 0; i < len; i++)
-        g_array_index(order, int64_t, i) = i * size;
-    qsort_r(order->data, (size_t)len, sizeof(int64_t), compare_entries, (void *)log);
-    for (int64_t i = 0; i < len; i++) {
-        const int64_t *e = log + g_array_index(order, int64_t, i);
-        for (int f = 0; f < size; f++) {
-            if (with_clock && f == W_VC) {
-                for (int u = 0; u < m->n_tids; u++)
-                    key_put(key, vc_at(&m->vc, e[W_VC])[u]);
-            } else if (f != (with_clock ? W_EVENT : I_EVENT)) {
-                key_put(key, e[f]);
+    for (int t = 0; t < m->n_tids; t++) {
+        for (int64_t i = 0; i < len; i++) {
+            const int64_t *e = log + i * size;
+            if (e[tid_field] != t)
+                continue;
+            for (int f = 0; f < size; f++) {
+                if (f == clock_field) {
+                    const int64_t *clock = vc_at(&m->vc, e[f]);
+                    for (int u = 0; u < m->n_tids; u++)
+                        key_put(key, clock[u]);
+                } else if (f != tid_field && !(skip & (1u << f))) {
+                    key_put(key, e[f]);
+                }
             }
         }
+        key_put(key, -1);
     }
-    key_put(key, -1);
 }
 
-static void key_clock_slots(Model *m, GByteArray *key, const int64_t *slots, int64_t n)
+static void key_clock_slots(Model *m, KeyBuf *key, const int64_t *slots, int64_t n)
 {
     for (int64_t i = 0; i < n; i++) {
         if (!slots[i])
@@ -685,7 +692,7 @@ static void key_clock_slots(Model *m, GByteArray *key, const int64_t *slots, int
     key_put(key, -1);
 }
 
-static void jmm_key(Model *m, GByteArray *key)
+static void jmm_key(Model *m, KeyBuf *key)
 {
     ensure(m);
     Loc n_locs = m->world->n_locs;
@@ -712,8 +719,11 @@ static void jmm_key(Model *m, GByteArray *key)
     }
     for (int i = 0; i < m->n_tids * m->n_tids; i++)
         key_put(key, m->vc.thread[i]);
-    key_log(m, key, m->wlog, n_writes(m), W_SIZE, true);
-    key_log(m, key, m->ilog, n_imposes(m), I_SIZE, false);
+    /* A write's location and thread are in its id, its epoch is its
+       clock's own entry, and its event is history. */
+    key_log(m, key, m->wlog, n_writes(m), W_SIZE, W_TID, W_VC,
+            1u << W_LOC | 1u << W_EPOCH | 1u << W_EVENT);
+    key_log(m, key, m->ilog, n_imposes(m), I_SIZE, I_TID, -1, 0);
     key_clock_slots(m, key, m->rel_mon, m->world->n_objs);
     key_clock_slots(m, key, m->rel_vol, n_locs);
     key_clock_slots(m, key, m->end_vc, m->n_tids);

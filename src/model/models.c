@@ -29,15 +29,8 @@ const char *model_names(void)
     return names;
 }
 
-void key_put(GByteArray *key, int64_t v)
+void key_grow(KeyBuf *key)
 {
-    uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); /* zig-zag */
-    uint8_t buf[10];
-    int n = 0;
-    do {
-        uint8_t b = z & 0x7f;
-        z >>= 7;
-        buf[n++] = b | (z ? 0x80 : 0);
-    } while (z);
-    g_byte_array_append(key, buf, (guint)n);
+    key->cap = key->cap ? key->cap * 2 : 256;
+    key->data = g_realloc(key->data, key->cap);
 }

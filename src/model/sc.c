@@ -104,7 +104,7 @@ static int sc_final_values(Model *m, Loc loc, int64_t *out, int cap)
 
 /* Memory decides the future; which event wrote a value does not. Only
    locations off their default are listed, so the key stays short. */
-static void sc_key(Model *m, GByteArray *key)
+static void sc_key(Model *m, KeyBuf *key)
 {
     ensure(m);
     for (Loc l = 0; l < m->env.world->n_locs; l++) {

@@ -277,7 +277,7 @@ static int sb_final_values(Model *m, Loc loc, int64_t *out, int cap)
 /* Memory, then the buffers: per thread in program order (tso), or per
    thread and location (pso, where the order across locations does not
    matter for the future). */
-static void key_buffer(const Model *m, GByteArray *key, int tid, Loc only)
+static void key_buffer(const Model *m, KeyBuf *key, int tid, Loc only)
 {
     for (int64_t i = m->scal[S_FIRST]; i < log_len(m); i++) {
         const int64_t *e = entry(m, i);
@@ -288,7 +288,7 @@ static void key_buffer(const Model *m, GByteArray *key, int tid, Loc only)
     }
 }
 
-static void sb_key(Model *m, GByteArray *key)
+static void sb_key(Model *m, KeyBuf *key)
 {
     ensure(m);
     for (Loc l = 0; l < m->world->n_locs; l++) {

@@ -219,6 +219,8 @@ JsonNode *report_json(const Result *r)
     add_condition(b, r);
     add_violations(b, r);
     add_stats(b, r);
+    if (r->list_executions)
+        report_executions_json(b, r);
     json_builder_end_object(b);
 
     JsonNode *root = json_builder_get_root(b);

@@ -44,7 +44,7 @@ def check(binary, path, expected):
 
 
 def main():
-    binary, bad_dir = sys.argv[1], sys.argv[2]
+    binary, bad_dir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     names = sorted(n for n in os.listdir(bad_dir) if n.endswith(".litmus"))
     failures = 0
     for name in names:

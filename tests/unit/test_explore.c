@@ -85,22 +85,21 @@ START_TEST(visited_prunes_only_dominated_budgets)
 {
     Visited v;
     visited_init(&v);
-    GByteArray *key = g_byte_array_new();
-    g_byte_array_append(key, (const guint8 *)"state", 5);
+    uint8_t key[6] = "state";
+    uint32_t entry, off;
     GArray *ctr = g_array_new(FALSE, FALSE, sizeof(int32_t));
     int32_t c = 2;
     g_array_append_val(ctr, c);
-    ck_assert(!visited_check_insert(&v, key, ctr)); /* new */
+    ck_assert(!visited_check_insert(&v, key, 5, ctr, &entry, &off)); /* new */
     g_array_index(ctr, int32_t, 0) = 3;
-    ck_assert(visited_check_insert(&v, key, ctr));  /* 2 <= 3: less budget now, prune */
+    ck_assert(visited_check_insert(&v, key, 5, ctr, &entry, &off));  /* 2 <= 3: less budget now, prune */
     g_array_index(ctr, int32_t, 0) = 1;
-    ck_assert(!visited_check_insert(&v, key, ctr)); /* 2 > 1: more budget now, explore */
-    ck_assert(visited_check_insert(&v, key, ctr));  /* recorded with 1 */
-    g_byte_array_append(key, (const guint8 *)"!", 1);
-    ck_assert(!visited_check_insert(&v, key, ctr)); /* a different key */
-    ck_assert_uint_eq(v.count, 2);
+    ck_assert(!visited_check_insert(&v, key, 5, ctr, &entry, &off)); /* 2 > 1: more budget now, explore */
+    ck_assert(visited_check_insert(&v, key, 5, ctr, &entry, &off));  /* recorded with 1 */
+    key[4] = '!';
+    ck_assert(!visited_check_insert(&v, key, 5, ctr, &entry, &off)); /* a different key */
+    ck_assert_uint_eq(visited_count(&v), 2);
     g_array_free(ctr, TRUE);
-    g_byte_array_unref(key);
     visited_free(&v);
 }
 END_TEST

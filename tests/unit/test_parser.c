@@ -704,7 +704,7 @@ START_TEST(test_errors_file_layout)
                        "1:1: error: expected the header 'Java NAME' at the start of the file, found 'int'");
     assert_parse_error("", "1:1: error: expected the header 'Java NAME' at the start of the file, "
                        "found end of file");
-    assert_parse_error("Java\nthread T { }", "2:1: error: expected a test name after 'Java', found 'thread'");
+    assert_parse_error("Java\nthread T { }", "2:1: error: expected a test name after 'Java' on the same line, found 'thread'");
     assert_parse_error("Java a$b\n", "1:7: error: invalid character '$' in test name");
     assert_parse_error("Java t\nint x;\n", "2:7: error: expected a declaration or 'thread', found end of file");
     assert_parse_error("Java t\nthread T { }\nint y;",
@@ -761,7 +761,7 @@ START_TEST(test_errors_expressions)
     assert_parse_error("Java t\nthread T { x = new void[1]; }",
                        "2:20: error: expected a class or element type after 'new', found 'void'");
     assert_parse_error("Java t\nthread T { x = +1; }", "2:16: error: expected an expression, found '+'");
-    assert_parse_error("Java t\nthread T { x = \"s\"; }", "2:16: error: expected an expression, found '\"s\"'");
+    assert_parse_error("Java t\nthread T { x = \"s\"; }", "2:16: error: expected an expression, found a string");
 }
 END_TEST
 
