@@ -26,7 +26,8 @@ static const char *exit_status_help =
     "     (each error is printed as FILE:LINE:COL: error: MESSAGE), or --dot cannot\n"
     "     write its files\n"
     "  3  nothing wrong was found, but a bound (--unroll, call depth, array size,\n"
-    "     --max-states, --timeout) cut paths: the answer holds only up to it\n"
+    "     --max-states, --timeout, --max-memory) cut paths: the answer holds only\n"
+    "     up to it\n"
     "With several files the status is the most serious one: 2, then 1, then 3.";
 
 typedef struct {
@@ -35,6 +36,8 @@ typedef struct {
     const char *format;
     gint64 max_states;
     double timeout;
+    gint64 max_memory_mb;
+    gboolean stop_on_violation;
     gboolean list_executions;
     const char *dot_dir;     /* NULL: no --dot */
     gboolean stats;
@@ -99,7 +102,9 @@ static Checked *check_ast(Ast *ast, const Options *opt, const ModelOps *model)
         .unroll = opt->unroll,
         .max_states = (uint64_t)opt->max_states,
         .timeout = opt->timeout,
-        .list_executions = opt->list_executions,
+        .max_memory_mb = (uint64_t)opt->max_memory_mb,
+        .stop_on_violation = opt->stop_on_violation,
+        .list_executions = opt->list_executions || opt->dot_dir,
         .no_drf_shortcut = opt->no_drf_shortcut,
         .deadline = opt->timeout > 0 ? g_get_monotonic_time() / 1e6 + opt->timeout : 0,
     };
@@ -163,19 +168,24 @@ int main(int argc, char **argv)
         .model = model_find("jmm") ? "jmm" : "sc",
         .unroll = EXPLORE_DEFAULT_UNROLL,
         .format = "text",
+        .max_memory_mb = EXPLORE_DEFAULT_MAX_MEMORY_MB,
     };
     char *model_name = NULL, *format = NULL, *dot_dir = NULL;
     char *model_help = g_strdup_printf("Memory model: %s (default %s)", model_names(), opt.model);
     char *unroll_help = g_strdup_printf("Run each loop body at most N times per entry (default %d)",
                                         EXPLORE_DEFAULT_UNROLL);
+    char *memory_help = g_strdup_printf("Stop a search that holds more than MB megabytes of states "
+                                        "(default %d; 0: no limit)", EXPLORE_DEFAULT_MAX_MEMORY_MB);
     GOptionEntry entries[] = {
         {"model", 'm', 0, G_OPTION_ARG_STRING, &model_name, model_help, "MODEL"},
         {"unroll", 'u', 0, G_OPTION_ARG_INT, &opt.unroll, unroll_help, "N"},
         {"format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: text (herd-style, default) or json", "FORMAT"},
         {"max-states", 0, 0, G_OPTION_ARG_INT64, &opt.max_states, "Stop after N distinct states per search (default: no limit)", "N"},
         {"timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt.timeout, "Stop after SECONDS per file (default: no limit)", "SECONDS"},
+        {"max-memory", 0, 0, G_OPTION_ARG_INT64, &opt.max_memory_mb, memory_help, "MB"},
+        {"stop-on-violation", 0, 0, G_OPTION_ARG_NONE, &opt.stop_on_violation, "Stop at the first violation found, as JPF does (the result is then incomplete)", NULL},
         {"list-executions", 0, 0, G_OPTION_ARG_NONE, &opt.list_executions, "Also print every legal execution: its actions with their ids and what each read saw", NULL},
-        {"dot", 0, 0, G_OPTION_ARG_FILENAME, &dot_dir, "Write each legal execution as a Graphviz file DIR/TEST-N.dot (implies --list-executions)", "DIR"},
+        {"dot", 0, 0, G_OPTION_ARG_FILENAME, &dot_dir, "Write each legal execution as a Graphviz file DIR/TEST-N.dot", "DIR"},
         {"stats", 0, 0, G_OPTION_ARG_NONE, &opt.stats, "After all files, print a table of figures per file (JPR paper, Fig. 14); in JSON it adds nothing, as each \"stats\" holds them", NULL},
         {"no-drf-shortcut", 0, 0, G_OPTION_ARG_NONE, &opt.no_drf_shortcut, "jmm: run the rounds even for a data-race-free program (else answered from its SC executions)", NULL},
         {"version", 0, 0, G_OPTION_ARG_NONE, &opt.version, "Print the version and exit", NULL},
@@ -216,13 +226,13 @@ int main(int argc, char **argv)
         status = usage_error(ctx, "--unroll must be 0 or more, not %s", "a negative number");
         goto done;
     }
-    if (opt.max_states < 0 || opt.timeout < 0) {
-        status = usage_error(ctx, "%s must not be negative", opt.max_states < 0 ? "--max-states" : "--timeout");
+    if (opt.max_states < 0 || opt.timeout < 0 || opt.max_memory_mb < 0) {
+        status = usage_error(ctx, "%s must not be negative",
+                             opt.max_states < 0 ? "--max-states" : opt.timeout < 0 ? "--timeout" : "--max-memory");
         goto done;
     }
     if (dot_dir) {
         opt.dot_dir = dot_dir;
-        opt.list_executions = TRUE;
     }
     if (argc < 2) {
         status = usage_error(ctx, "%s", "no litmus file given");
@@ -272,5 +282,6 @@ done:
     g_free(dot_dir);
     g_free(model_help);
     g_free(unroll_help);
+    g_free(memory_help);
     return status;
 }

@@ -10,12 +10,17 @@
 #include "pathrelax/result.h"
 
 #define EXPLORE_DEFAULT_UNROLL 8
+/* Default bound on a search's memory; a run that needs more ends as
+   incomplete instead of exhausting the machine. */
+#define EXPLORE_DEFAULT_MAX_MEMORY_MB 4096
 /* Deepest call nesting per thread; a path that goes deeper is cut. */
 #define EXPLORE_MAX_CALL_DEPTH 64
 
 typedef struct {
     int unroll;               /* loop body runs per entry */
     uint64_t max_states;      /* 0: no limit */
+    uint64_t max_memory_mb;   /* search memory (visited states, stack); 0: none */
+    bool stop_on_violation;   /* end at the first violation found, as JPF does */
     double timeout;           /* seconds, 0: no limit */
     bool list_executions;     /* keep every legal execution (and match
                                  states only within one execution) */

@@ -61,6 +61,8 @@ typedef enum {
     LIMIT_NONE,
     LIMIT_STATES,     /* --max-states reached */
     LIMIT_TIME,       /* --timeout reached */
+    LIMIT_MEMORY,     /* --max-memory reached */
+    LIMIT_VIOLATION,  /* --stop-on-violation: stopped at the first one */
 } LimitHit;
 
 /* One legal execution, for --list-executions and --dot. */
@@ -100,6 +102,7 @@ typedef struct Result {
     /* --list-executions: every legal execution of the (last) search */
     bool list_executions;
     GPtrArray *executions; /* Execution* */
+    GHashTable *execution_index; /* their signatures, to keep each once */
 } Result;
 
 Result *result_new(const Program *prog, const World *world, const char *model, int unroll);
@@ -111,7 +114,8 @@ void result_add_state(Result *r, const int64_t *values);
    kind, thread, line and message. */
 void result_add_violation(Result *r, ViolationKind kind, int tid, int line,
                           const char *message, const Event *trace, size_t trace_len);
-/* Records one legal execution (copied), when r->list_executions. */
+/* Records one legal execution (copied) unless the same execution (the same
+   actions per thread, each read seeing the same write) is already kept. */
 void result_add_execution(Result *r, const Event *events, size_t len, const int64_t *states,
                           guint n_states);
 /* Adds one search's figures to r->total. */

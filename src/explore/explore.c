@@ -250,10 +250,26 @@ static void count_stop(Search *s, StepResult r, const Level *from)
     }
 }
 
+/* Memory the search holds: the visited states and the stack of levels. */
+static size_t search_bytes(const Search *s)
+{
+    return visited_bytes(&s->visited) + s->snapshots->len * sizeof(int64_t) +
+           s->transitions->len * sizeof(Transition) + s->levels->len * sizeof(Level);
+}
+
 static bool limit_reached(Search *s)
 {
     if (s->cfg->max_states && s->stats->states_visited >= s->cfg->max_states) {
         s->r->limit = LIMIT_STATES;
+        return true;
+    }
+    if (s->cfg->stop_on_violation && s->r->violations->len > 0) {
+        s->r->limit = LIMIT_VIOLATION;
+        return true;
+    }
+    if (s->cfg->max_memory_mb && (s->stats->transitions & 255) == 0 &&
+        search_bytes(s) > s->cfg->max_memory_mb << 20) {
+        s->r->limit = LIMIT_MEMORY;
         return true;
     }
     /* The clock is read every 1024 states: cheap, and fine-grained enough. */

@@ -590,6 +590,15 @@ static void key_frame(const Machine *mc, const int64_t *th, int64_t method, int6
         key_put(key, th[i]);
 }
 
+/* An ended thread can only still be seen through its registers (the final
+   state) and its allocation count (object names). */
+static void key_ended_thread(const Machine *mc, int tid, KeyBuf *key)
+{
+    const CThread *ct = &mc->prog->threads[tid - 1];
+    for (int i = 0; i < ct->n_regs; i++)
+        key_put(key, machine_register(mc, tid, ct->reg_slots[i]));
+}
+
 void machine_key(Machine *mc, KeyBuf *key, GArray *counters)
 {
     for (int t = 0; t < mc->n_tids; t++) {
@@ -597,6 +606,12 @@ void machine_key(Machine *mc, KeyBuf *key, GArray *counters)
         key_put(key, th[TH_STATUS]);
         if (th[TH_STATUS] == TS_NOT_STARTED)
             continue;
+        if (th[TH_STATUS] != TS_READY) {
+            key_put(key, th[TH_ALLOCS]);
+            if (t > 0)
+                key_ended_thread(mc, t, key);
+            continue;
+        }
         key_put(key, th[TH_ALLOCS]);
         key_put(key, th[TH_DEPTH]);
         int64_t method = th[TH_METHOD], pc = th[TH_PC], fp = th[TH_FP], end = th[TH_SP];

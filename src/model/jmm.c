@@ -661,11 +661,23 @@ static int jmm_final_values(Model *m, Loc loc, int64_t *out, int cap)
 static void key_log(Model *m, KeyBuf *key, const int64_t *log, int64_t len, int size, int tid_field,
                     int clock_field, unsigned skip)
 {
-    for (int t = 0; t < m->n_tids; t++) {
-        for (int64_t i = 0; i < len; i++) {
-            const int64_t *e = log + i * size;
-            if (e[tid_field] != t)
-                continue;
+    /* Bucket the entries by thread in one pass (a counting sort). */
+    int n = m->n_tids;
+    int64_t start[n + 1];
+    memset(start, 0, sizeof start);
+    for (int64_t i = 0; i < len; i++)
+        start[log[i * size + tid_field] + 1]++;
+    for (int t = 0; t < n; t++)
+        start[t + 1] += start[t];
+    g_array_set_size(m->scratch, (guint)len);
+    int64_t *order = (int64_t *)(void *)m->scratch->data;
+    for (int64_t i = 0; i < len; i++)
+        order[start[log[i * size + tid_field]]++] = i;
+    /* Placing advanced start[t] to the end of bucket t. */
+    int64_t next = 0;
+    for (int t = 0; t < n; t++) {
+        for (; next < start[t]; next++) {
+            const int64_t *e = log + order[next] * size;
             for (int f = 0; f < size; f++) {
                 if (f == clock_field) {
                     const int64_t *clock = vc_at(&m->vc, e[f]);

@@ -257,6 +257,7 @@ static void sb_apply_move(Model *m, const ModelMove *mv, Event *ev)
     ev->loc = (Loc)e[B_LOC];
     ev->value = e[B_VALUE];
     ev->arg = e[B_EVENT];
+    ev->line = m->env.events->v[e[B_EVENT]].line;
     flush_entry(m, i);
 }
 

@@ -77,9 +77,9 @@ static void append_sw(Graph *g, size_t from, size_t to)
 /* Between consecutive actions of each thread. */
 static void append_po_edges(Graph *g)
 {
-    int n_tids = g->r->world->n_tids;
+    size_t n_tids = (size_t)g->r->world->n_tids;
     gssize *last = g_new(gssize, n_tids);
-    for (int t = 0; t < n_tids; t++)
+    for (size_t t = 0; t < n_tids; t++)
         last[t] = -1;
     for (size_t i = 0; i < g->e->len; i++) {
         if (!is_node(g, i))

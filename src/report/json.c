@@ -198,6 +198,12 @@ static void add_limit(JsonBuilder *b, LimitHit limit)
     case LIMIT_TIME:
         json_builder_add_string_value(b, "time");
         return;
+    case LIMIT_MEMORY:
+        json_builder_add_string_value(b, "memory");
+        return;
+    case LIMIT_VIOLATION:
+        json_builder_add_string_value(b, "violation");
+        return;
     case LIMIT_NONE:
         break;
     }

@@ -216,10 +216,22 @@ static void append_cut_line(GString *out, const Result *r)
 
 static void append_limit_line(GString *out, LimitHit limit)
 {
-    if (limit == LIMIT_STATES)
-        g_string_append(out, "Incomplete: the state limit was reached\n");
-    else if (limit == LIMIT_TIME)
-        g_string_append(out, "Incomplete: the time limit was reached\n");
+    switch (limit) {
+    case LIMIT_STATES:
+        g_string_append(out, "Incomplete: the state limit was reached (--max-states)\n");
+        break;
+    case LIMIT_TIME:
+        g_string_append(out, "Incomplete: the time limit was reached (--timeout)\n");
+        break;
+    case LIMIT_MEMORY:
+        g_string_append(out, "Incomplete: the memory limit was reached (--max-memory)\n");
+        break;
+    case LIMIT_VIOLATION:
+        g_string_append(out, "Incomplete: stopped at the first violation (--stop-on-violation)\n");
+        break;
+    case LIMIT_NONE:
+        break;
+    }
 }
 
 static void append_figures(GString *out, const Result *r)

@@ -74,6 +74,7 @@ Result *result_new(const Program *prog, const World *world, const char *model, i
     r->violations = g_ptr_array_new_with_free_func((GDestroyNotify)violation_free);
     r->rounds = g_array_new(FALSE, TRUE, sizeof(SearchStats));
     r->executions = g_ptr_array_new_with_free_func((GDestroyNotify)execution_free);
+    r->execution_index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     r->limit = LIMIT_NONE;
     return r;
 }
@@ -89,6 +90,7 @@ void result_free(Result *r)
     g_ptr_array_free(r->violations, TRUE);
     g_array_free(r->rounds, TRUE);
     g_ptr_array_free(r->executions, TRUE);
+    g_hash_table_destroy(r->execution_index);
     g_free(r);
 }
 
@@ -248,6 +250,7 @@ void result_clear_findings(Result *r)
     r->negative = 0;
     g_ptr_array_set_size(r->violations, 0);
     g_ptr_array_set_size(r->executions, 0);
+    g_hash_table_remove_all(r->execution_index);
 }
 
 /* ---- verdicts ------------------------------------------------------- */
@@ -292,9 +295,48 @@ size_t peak_rss_kb(void)
     return kb;
 }
 
+/* What makes an execution: each thread's actions in program order, and
+   for each read the action it saw, named by (thread, position in that
+   thread). The interleaving, flushes, and which reads happened before
+   their write in the path do not. */
+static char *execution_signature(const Result *r, const Event *events, size_t len)
+{
+    int n_tids = r->world->n_tids;
+    int32_t *pos = g_new(int32_t, len + 1);
+    int32_t per_thread[n_tids];
+    memset(per_thread, 0, sizeof per_thread);
+    for (size_t i = 0; i < len; i++)
+        pos[i] = events[i].kind == EV_FLUSH ? -1 : per_thread[events[i].tid]++;
+    GString *sig = g_string_new(NULL);
+    for (int t = 0; t < n_tids; t++) {
+        for (size_t i = 0; i < len; i++) {
+            const Event *ev = &events[i];
+            if (ev->tid != t || ev->kind == EV_FLUSH)
+                continue;
+            /* arg names a lock's object or a joined thread; on a read it
+               is the model's bookkeeping, not part of the action. */
+            gint64 arg = ev->kind == EV_READ ? 0 : (gint64)ev->arg;
+            g_string_append_printf(sig, "%d,%d,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT, ev->kind,
+                                   ev->loc, (gint64)ev->value, arg);
+            if (ev->kind == EV_READ && ev->rf >= 0)
+                g_string_append_printf(sig, "<%d.%d", events[ev->rf].tid, pos[ev->rf]);
+            g_string_append_c(sig, ';');
+        }
+        g_string_append_c(sig, '|');
+    }
+    g_free(pos);
+    return g_string_free(sig, FALSE);
+}
+
 void result_add_execution(Result *r, const Event *events, size_t len, const int64_t *states,
                           guint n_states)
 {
+    char *sig = execution_signature(r, events, len);
+    if (g_hash_table_contains(r->execution_index, sig)) {
+        g_free(sig);
+        return;
+    }
+    g_hash_table_add(r->execution_index, sig);
     Execution *e = g_new0(Execution, 1);
     e->events = g_memdup2(events, sizeof(Event) * len);
     e->len = len;

@@ -587,7 +587,7 @@ START_TEST(test_text_violation_incomplete_jmm)
                      "Complete no\n"
                      "Incomplete: 3 paths cut by --unroll 8 (loop bound); 1 path cut by the "
                      "call-depth limit; the answer holds only up to these bounds.\n"
-                     "Incomplete: the state limit was reached\n"
+                     "Incomplete: the state limit was reached (--max-states)\n"
                      "Time SB 0.50\n");
     g_free(text);
 }
@@ -607,7 +607,7 @@ START_TEST(test_text_incomplete_parts)
     res->limit = LIMIT_TIME;
     text = text_report();
     line = line_starting(text, "Incomplete");
-    ck_assert_str_eq(line, "Incomplete: the time limit was reached");
+    ck_assert_str_eq(line, "Incomplete: the time limit was reached (--timeout)");
     g_free(line);
     g_free(text);
 }
