@@ -520,6 +520,8 @@ Result *explore_program(const Program *prog, const ModelOps *ops, const ExploreC
             break;
         result_clear_findings(r);
     }
+    if (ops->another_round)
+        r->iterations = (int)r->rounds->len; /* also when a limit ended a round */
     /* The executions are those of the last search (its answer); states and
        transitions count the work of every search. */
     r->total.executions = g_array_index(r->rounds, SearchStats, r->rounds->len - 1).executions;

@@ -62,10 +62,11 @@ typedef struct Machine {
     int64_t **th;         /* th[tid]: the thread's words */
     int *th_cap;
 
+    int64_t *frozen;      /* per object: its constructor has finished */
     int64_t *mon_owner;   /* per object: owning tid + 1, 0 when free */
     int64_t *mon_count;   /* per object: nesting of the owner's locks */
     int64_t mon_cap;
-    int h_owner, h_count; /* trail handles */
+    int h_owner, h_count, h_frozen; /* trail handles */
 
     GArray *held;         /* PathViolation, the current path's, in order */
 } Machine;

@@ -51,8 +51,10 @@ static void ensure_monitors(Machine *mc)
         cap *= 2;
     mc->mon_owner = g_renew(int64_t, mc->mon_owner, cap);
     mc->mon_count = g_renew(int64_t, mc->mon_count, cap);
+    mc->frozen = g_renew(int64_t, mc->frozen, cap);
     memset(mc->mon_owner + mc->mon_cap, 0, sizeof(int64_t) * (size_t)(cap - mc->mon_cap));
     memset(mc->mon_count + mc->mon_cap, 0, sizeof(int64_t) * (size_t)(cap - mc->mon_cap));
+    memset(mc->frozen + mc->mon_cap, 0, sizeof(int64_t) * (size_t)(cap - mc->mon_cap));
     mc->mon_cap = cap;
 }
 
@@ -80,6 +82,7 @@ void machine_init(Machine *mc, World *w, const ModelOps *ops, Model *model, Trai
     }
     mc->h_owner = trail_register(trail, &mc->mon_owner);
     mc->h_count = trail_register(trail, &mc->mon_count);
+    mc->h_frozen = trail_register(trail, &mc->frozen);
     ensure_monitors(mc);
     mc->held = g_array_new(FALSE, FALSE, sizeof(PathViolation));
 }
@@ -92,6 +95,7 @@ void machine_free(Machine *mc)
     g_free(mc->th_cap);
     g_free(mc->mon_owner);
     g_free(mc->mon_count);
+    g_free(mc->frozen);
     g_array_free(mc->held, TRUE);
 }
 
@@ -276,6 +280,37 @@ static StepResult new_array(Machine *mc, int tid, const Insn *in)
     return STEP_OK;
 }
 
+static StepResult do_read(Machine *mc, int tid, const Insn *in, const ReadChoice *choice);
+static Loc action_loc(const Machine *mc, const int64_t *th, const Insn *in, ExceptionKind *exc);
+
+/* A read no other thread can affect needs no interleaving point: a final
+   global once the initialiser has run (only it may write one), or a final
+   field of an object whose constructor has finished (only constructors may
+   write one). Such a read is done at once, as thread-local work, when the
+   model indeed offers exactly one value for it. */
+static bool stable_read(Machine *mc, int tid, const Insn *in, StepResult *r)
+{
+    const int64_t *th = mc->th[tid];
+    if (in->op == OP_GETG) {
+        if (tid == 0 || !mc->prog->globals[in->a].is_final)
+            return false;
+    } else if (in->op == OP_GETF) {
+        int64_t obj = peek(th, 0);
+        if (obj == 0 || !mc->frozen[obj] || !mc->world->locs[world_field_loc(mc->world, obj, in->a)].is_final)
+            return false;
+    } else {
+        return false;
+    }
+    ExceptionKind exc;
+    Loc loc = action_loc(mc, th, in, &exc);
+    ReadChoice choice[2];
+    if (mc->ops->read_choices(mc->model, tid, loc, choice, 2) != 1)
+        return false;
+    *r = do_read(mc, tid, in, &choice[0]);
+    mc->th[tid][TH_PC]++;
+    return true;
+}
+
 /* Runs thread tid's local instructions until it reaches a visible action,
    ends, or the path stops. */
 static StepResult run_local(Machine *mc, int tid)
@@ -285,8 +320,14 @@ static StepResult run_local(Machine *mc, int tid)
         int64_t *th = mc->th[tid];
         const CMethod *m = &prog->methods[th[TH_METHOD]];
         const Insn *in = &m->code[th[TH_PC]];
-        if (op_is_visible(in->op))
-            return STEP_OK;
+        if (op_is_visible(in->op)) {
+            StepResult r;
+            if (!stable_read(mc, tid, in, &r))
+                return STEP_OK;
+            if (r != STEP_OK || mc->th[tid][TH_STATUS] != TS_READY)
+                return r;
+            continue;
+        }
         int64_t a, b, v;
         switch (in->op) {
         case OP_NOP: break;
@@ -352,6 +393,7 @@ static StepResult run_local(Machine *mc, int tid)
             push(th, mc->world->objs[a].length);
             break;
         case OP_FREEZE:
+            trail_set(mc->trail, mc->h_frozen, (size_t)*local_ptr(th, 0), 1);
             if (!mc->ops->sync(mc->model, tid, SYNC_FREEZE, *local_ptr(th, 0), NULL))
                 return STEP_DISCARD;
             break;

@@ -652,41 +652,61 @@ static int jmm_final_values(Model *m, Loc loc, int64_t *out, int cap)
     return (int)values->len;
 }
 
-/* Appends the entries of a log thread by thread. One thread's entries are
-   in its program order whatever the interleaving, so two interleavings
-   that performed the same actions give the same key, without sorting. */
-/* clock_field holds a clock offset (its clock is listed instead); the
-   fields in skip (a bit mask) are implied by others or are history that
-   does not decide the future. */
-static void key_log(Model *m, KeyBuf *key, const int64_t *log, int64_t len, int size, int tid_field,
-                    int clock_field, unsigned skip)
+/* The entries of a log (entry_size words each, the thread in word
+   tid_field) in thread order; one thread's entries are in its program
+   order whatever the interleaving, so two interleavings that performed
+   the same actions list them alike, and no sort is needed. Returns the
+   entries' offsets, kept in m->scratch; ends[t] ends thread t's run. */
+static const int64_t *by_thread(Model *m, const int64_t *log, int64_t len, int entry_size,
+                                int tid_field, int64_t *ends)
 {
-    /* Bucket the entries by thread in one pass (a counting sort). */
-    int n = m->n_tids;
-    int64_t start[n + 1];
-    memset(start, 0, sizeof start);
+    memset(ends, 0, sizeof(int64_t) * (size_t)(m->n_tids + 1));
     for (int64_t i = 0; i < len; i++)
-        start[log[i * size + tid_field] + 1]++;
-    for (int t = 0; t < n; t++)
-        start[t + 1] += start[t];
+        ends[log[i * entry_size + tid_field] + 1]++;
+    for (int t = 0; t < m->n_tids; t++)
+        ends[t + 1] += ends[t];
     g_array_set_size(m->scratch, (guint)len);
     int64_t *order = (int64_t *)(void *)m->scratch->data;
     for (int64_t i = 0; i < len; i++)
-        order[start[log[i * size + tid_field]]++] = i;
-    /* Placing advanced start[t] to the end of bucket t. */
+        order[ends[log[i * entry_size + tid_field]]++] = i * entry_size;
+    return order; /* placing advanced ends[t] to the end of thread t's run */
+}
+
+/* Performed writes: per thread, each write's location and number (its id
+   without the thread), value and clock. Its epoch is its clock's own entry
+   and its event is history, so neither goes in. */
+static void key_writes(Model *m, KeyBuf *key)
+{
+    int64_t ends[m->n_tids + 1];
+    const int64_t *order = by_thread(m, m->wlog, n_writes(m), W_SIZE, W_TID, ends);
     int64_t next = 0;
-    for (int t = 0; t < n; t++) {
-        for (; next < start[t]; next++) {
-            const int64_t *e = log + order[next] * size;
-            for (int f = 0; f < size; f++) {
-                if (f == clock_field) {
-                    const int64_t *clock = vc_at(&m->vc, e[f]);
-                    for (int u = 0; u < m->n_tids; u++)
-                        key_put(key, clock[u]);
-                } else if (f != tid_field && !(skip & (1u << f))) {
-                    key_put(key, e[f]);
-                }
-            }
+    for (int t = 0; t < m->n_tids; t++) {
+        for (; next < ends[t]; next++) {
+            const int64_t *w = m->wlog + order[next];
+            key_put(key, w[W_LOC]);
+            key_put(key, (int64_t)((uint64_t)w[W_ID] & 0xffffff));
+            key_put(key, w[W_VALUE]);
+            const int64_t *clock = vc_at(&m->vc, w[W_VC]);
+            for (int u = 0; u < m->n_tids; u++)
+                key_put(key, clock[u]);
+        }
+        key_put(key, -1);
+    }
+}
+
+/* Imposed writes: per reading thread, the write's id, value, and the
+   reader's epoch. */
+static void key_imposes(Model *m, KeyBuf *key)
+{
+    int64_t ends[m->n_tids + 1];
+    const int64_t *order = by_thread(m, m->ilog, n_imposes(m), I_SIZE, I_TID, ends);
+    int64_t next = 0;
+    for (int t = 0; t < m->n_tids; t++) {
+        for (; next < ends[t]; next++) {
+            const int64_t *imp = m->ilog + order[next];
+            key_put(key, imp[I_ID]);
+            key_put(key, imp[I_VALUE]);
+            key_put(key, imp[I_EPOCH]);
         }
         key_put(key, -1);
     }
@@ -731,11 +751,8 @@ static void jmm_key(Model *m, KeyBuf *key)
     }
     for (int i = 0; i < m->n_tids * m->n_tids; i++)
         key_put(key, m->vc.thread[i]);
-    /* A write's location and thread are in its id, its epoch is its
-       clock's own entry, and its event is history. */
-    key_log(m, key, m->wlog, n_writes(m), W_SIZE, W_TID, W_VC,
-            1u << W_LOC | 1u << W_EPOCH | 1u << W_EVENT);
-    key_log(m, key, m->ilog, n_imposes(m), I_SIZE, I_TID, -1, 0);
+    key_writes(m, key);
+    key_imposes(m, key);
     key_clock_slots(m, key, m->rel_mon, m->world->n_objs);
     key_clock_slots(m, key, m->rel_vol, n_locs);
     key_clock_slots(m, key, m->end_vc, m->n_tids);

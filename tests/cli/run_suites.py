@@ -10,7 +10,10 @@ checks only the verdict, violations and completeness):
     verdict Ok|No
     state P0:r0=0; P1:r1=1;
     ...
-and optionally "violations N" (default 0) and "complete no". Lines starting
+and optionally "violations N" (default 0), "complete no", and
+"options ARGS" (extra command-line arguments for that model's run, e.g.
+"options --stop-on-violation" for a program whose full state space is out of
+reach). Lines starting
 with # are the hand derivation. The test passes when the set of final
 states, the verdict, the number of distinct violations and the exit status
 all match. With --table it also prints one summary line per test and model.
@@ -33,7 +36,7 @@ def parse_expect(path):
             key, _, rest = line.partition(" ")
             if key == "model":
                 cur = {"model": rest.strip(), "verdict": None, "states": set(),
-                       "violations": 0, "complete": True, "line": n}
+                       "violations": 0, "complete": True, "options": [], "line": n}
                 blocks.append(cur)
             elif cur is None:
                 raise ValueError(f"{path}:{n}: '{key}' before any 'model' line")
@@ -43,6 +46,8 @@ def parse_expect(path):
                 cur["states"].add(normalise_state(rest))
             elif key == "violations":
                 cur["violations"] = int(rest)
+            elif key == "options":
+                cur["options"] = rest.split()
             elif key == "complete":
                 cur["complete"] = rest.strip() == "yes"
             else:
@@ -113,7 +118,7 @@ def main():
                     skipped.append(f"{suite}/{name}:{model}")
                     continue
                 checked += 1
-                proc = subprocess.run([binary, "--model", model, path],
+                proc = subprocess.run([binary, "--model", model, *block["options"], path],
                                       capture_output=True, text=True, timeout=300)
                 states, verdict, violations, complete = parse_text(proc.stdout)
                 problems = []
