@@ -8,6 +8,7 @@
 
 #include "pathrelax/explore.h"
 #include "pathrelax/lang.h"
+#include "pathrelax/races.h"
 #include "pathrelax/report.h"
 
 enum {
@@ -37,6 +38,9 @@ typedef struct {
     gint64 max_states;
     double timeout;
     gint64 max_memory_mb;
+    gboolean races;
+    char **make_volatile;    /* --volatile, NULL-terminated */
+    const char *relax;       /* --relax */
     gboolean stop_on_violation;
     gboolean list_executions;
     const char *dot_dir;     /* NULL: no --dot */
@@ -106,9 +110,13 @@ static Checked *check_ast(Ast *ast, const Options *opt, const ModelOps *model)
         .stop_on_violation = opt->stop_on_violation,
         .list_executions = opt->list_executions || opt->dot_dir,
         .no_drf_shortcut = opt->no_drf_shortcut,
+        .make_volatile = (const char *const *)opt->make_volatile,
+        .relax = opt->relax,
         .deadline = opt->timeout > 0 ? g_get_monotonic_time() / 1e6 + opt->timeout : 0,
     };
     c->result = explore_program(c->prog, model, &cfg, &c->world);
+    if (opt->races && !c->world->unresolved)
+        races_analyse(c->prog, &cfg, c->result);
     return c;
 }
 
@@ -134,6 +142,15 @@ static int run_file(const char *path, const Options *opt, const ModelOps *model,
         return load_error(path, err, array);
     Checked *c = check_ast(ast, opt, model);
     const Result *r = c->result;
+    if (c->world->unresolved) {
+        /* --volatile or --relax named no location of this program. */
+        GError *bad = g_error_new(PR_LANG_ERROR, PR_LANG_ERROR_CHECK,
+                                  "%s: error: no location '%s' (write a global 'x', a field 'C.f', "
+                                  "or the elements of a global array 'a[]')",
+                                  path, c->world->unresolved);
+        checked_free(c);
+        return load_error(path, bad, array);
+    }
     if (array) {
         json_array_add_element(array, report_json(r));
     } else {
@@ -170,7 +187,7 @@ int main(int argc, char **argv)
         .format = "text",
         .max_memory_mb = EXPLORE_DEFAULT_MAX_MEMORY_MB,
     };
-    char *model_name = NULL, *format = NULL, *dot_dir = NULL;
+    char *model_name = NULL, *format = NULL, *dot_dir = NULL, *relax = NULL;
     char *model_help = g_strdup_printf("Memory model: %s (default %s)", model_names(), opt.model);
     char *unroll_help = g_strdup_printf("Run each loop body at most N times per entry (default %d)",
                                         EXPLORE_DEFAULT_UNROLL);
@@ -183,6 +200,9 @@ int main(int argc, char **argv)
         {"max-states", 0, 0, G_OPTION_ARG_INT64, &opt.max_states, "Stop after N distinct states per search (default: no limit)", "N"},
         {"timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt.timeout, "Stop after SECONDS per file (default: no limit)", "SECONDS"},
         {"max-memory", 0, 0, G_OPTION_ARG_INT64, &opt.max_memory_mb, memory_help, "MB"},
+        {"races", 0, 0, G_OPTION_ARG_NONE, &opt.races, "Report the data races of every SC execution, each classified benign, destructive or undecided by a jmm search, with fix advice checked by re-running", NULL},
+        {"volatile", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt.make_volatile, "Check the program as if LOC were volatile (a global x, a field C.f, or a[] for the elements of global array a); repeatable", "LOC"},
+        {"relax", 0, 0, G_OPTION_ARG_STRING, &relax, "jmm: relax only LOC, keeping every other location SC (to pin a failure on one race)", "LOC"},
         {"stop-on-violation", 0, 0, G_OPTION_ARG_NONE, &opt.stop_on_violation, "Stop at the first violation found, as JPF does (the result is then incomplete)", NULL},
         {"list-executions", 0, 0, G_OPTION_ARG_NONE, &opt.list_executions, "Also print every legal execution: its actions with their ids and what each read saw", NULL},
         {"dot", 0, 0, G_OPTION_ARG_FILENAME, &dot_dir, "Write each legal execution as a Graphviz file DIR/TEST-N.dot", "DIR"},
@@ -231,6 +251,7 @@ int main(int argc, char **argv)
                              opt.max_states < 0 ? "--max-states" : opt.timeout < 0 ? "--timeout" : "--max-memory");
         goto done;
     }
+    opt.relax = relax;
     if (dot_dir) {
         opt.dot_dir = dot_dir;
     }
@@ -280,6 +301,8 @@ done:
     g_free(model_name);
     g_free(format);
     g_free(dot_dir);
+    g_free(relax);
+    g_strfreev(opt.make_volatile);
     g_free(model_help);
     g_free(unroll_help);
     g_free(memory_help);

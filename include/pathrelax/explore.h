@@ -25,6 +25,14 @@ typedef struct {
     bool list_executions;     /* keep every legal execution (and match
                                  states only within one execution) */
     bool no_drf_shortcut;     /* jmm: run the rounds even for a DRF program */
+    bool track_races;         /* sc: record every data race in the result */
+    bool tag_relaxed_reads;   /* note, for each violation and each state
+                                 failing the condition, the locations read
+                                 other than as sc would (race classification) */
+    const char *const *make_volatile; /* static locations to treat as volatile
+                                 (NULL-terminated; --volatile), or NULL */
+    const char *relax;        /* jmm: relax only this static location
+                                 (--relax), or NULL: all */
     double deadline;          /* absolute g_get_monotonic_time()/1e6 of the
                                  whole run; 0: none (set by the caller) */
 } ExploreConfig;

@@ -110,6 +110,8 @@ typedef struct ModelEnv {
                              rf of earlier reads (resolved at path end) */
     bool drf_shortcut;    /* jmm: answer a data-race-free program by its
                              SC executions */
+    bool track_races;     /* sc: report every data race to result */
+    Result *result;
 } ModelEnv;
 
 typedef struct ModelOps {

@@ -25,6 +25,12 @@ void report_text(GString *out, const Result *r);
    condition, violations, stats; and executions when r->list_executions). */
 JsonNode *report_json(const Result *r);
 
+/* --races: herd's "Flag data-race" line is printed by report_text; these
+   give the race section (each race, its class, its trace and its checked
+   advice) in text, and the "drf" and "races" keys in JSON. */
+void report_races_text(GString *out, const Result *r);
+void report_races_json(JsonBuilder *b, const Result *r);
+
 /* One trace line per event, as "  T1 L.12: R x = 0 [INIT]". */
 void report_trace(GString *out, const Result *r, const Event *trace, size_t len);
 

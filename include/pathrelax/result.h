@@ -32,12 +32,51 @@ typedef struct {
     Event *trace;         /* the first path found that shows it */
     size_t trace_len;
     uint64_t count;       /* executions that show it */
+    GArray *relaxed;      /* StaticLoc: locations some execution showing it
+                             read other than as sc would (when tagged) */
 } Violation;
 
 typedef struct {
     int64_t *values;      /* one per shown location (Ast.shown) */
     uint64_t count;       /* how many times a path ended in it */
 } FinalState;
+
+/* One side of a data race: a thread's access to the location. */
+typedef struct {
+    int tid;
+    int line;
+    bool is_write;
+} RaceAccess;
+
+typedef enum {
+    RACE_UNCLASSIFIED,
+    RACE_BENIGN,       /* the jmm search completed without a failure it causes */
+    RACE_DESTRUCTIVE,  /* some failure happens under jmm, not under sc, on an
+                          execution where a read of the location saw a write
+                          sc would not give it */
+    RACE_UNDECIDED,    /* a bound cut the jmm search */
+} RaceClass;
+
+typedef struct {
+    char *text;           /* "make flag volatile" */
+    char *change;         /* the change applied to check it: "--volatile flag" */
+    bool verified;        /* re-checking with the change removes the race and
+                             the failure */
+    char *reason;         /* why it is or is not enough */
+} Advice;
+
+/* A data race between two statements, found on some SC execution. */
+typedef struct {
+    StaticLoc loc;
+    char *loc_name;
+    RaceAccess source;    /* the write of the pair (the earlier of two writes) */
+    RaceAccess manifest;  /* the other access */
+    Event *trace;         /* the first execution found that shows it, up to
+                             the second access */
+    size_t trace_len;
+    RaceClass cls;
+    GPtrArray *advice;    /* Advice* */
+} Race;
 
 /* Figures of one search (one JMM round, or the only search of sc). */
 typedef struct {
@@ -99,6 +138,15 @@ typedef struct Result {
     uint64_t writeset_size;
     bool drf_shortcut;     /* answered from SC executions of a DRF program */
 
+    GArray *cond_fail_relaxed; /* StaticLoc: the same, over the final states
+                                  that make the condition fail */
+
+    /* --races */
+    bool races_checked;
+    GPtrArray *races;      /* Race*, one per location and pair of statements */
+    World *races_world;    /* owned: the world of the search that found them,
+                              which names the objects in their traces */
+
     /* --list-executions: every legal execution of the (last) search */
     bool list_executions;
     GPtrArray *executions; /* Execution* */
@@ -111,13 +159,23 @@ void result_free(Result *r);
 /* Records one final state (a path end may record several under jmm). */
 void result_add_state(Result *r, const int64_t *values);
 /* Records a violation; the trace is copied when it is the first of its
-   kind, thread, line and message. */
-void result_add_violation(Result *r, ViolationKind kind, int tid, int line,
-                          const char *message, const Event *trace, size_t trace_len);
+   kind, thread, line and message. Returns the record (new or found). */
+Violation *result_add_violation(Result *r, ViolationKind kind, int tid, int line,
+                                const char *message, const Event *trace, size_t trace_len);
 /* Records one legal execution (copied) unless the same execution (the same
    actions per thread, each read seeing the same write) is already kept. */
 void result_add_execution(Result *r, const Event *events, size_t len, const int64_t *states,
                           guint n_states);
+/* Adds locations to a tag set (a GArray of StaticLoc), each once. */
+void relaxed_add(GArray *set, const StaticLoc *locs, guint n);
+bool relaxed_has(const GArray *set, StaticLoc s);
+
+/* Records a race between access a (earlier) and b (now, the last event of
+   trace) on static location s, unless the same pair of statements on s is
+   already recorded. */
+void result_add_race(Result *r, StaticLoc s, RaceAccess a, RaceAccess b, const Event *trace,
+                     size_t trace_len);
+const char *race_class_name(RaceClass c);   /* "benign", ... */
 /* Adds one search's figures to r->total. */
 void result_add_stats(Result *r, const SearchStats *s);
 /* Forgets the states and violations found so far (the figures stay): a

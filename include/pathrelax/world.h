@@ -39,7 +39,16 @@ typedef struct {
     int index;        /* global index, field index or element index */
     bool is_volatile;
     bool is_final;
+    bool is_sc;       /* jmm with --relax: reads see the last write, as sc */
 } LocInfo;
+
+/* The static name of a location, the one races and advice speak of: a
+   global, a field of a class (of every object of it), or the elements of
+   one array. Encoded in one int64: a global is its index; a field is
+   STATIC_FIELD | class << 20 | field; elements are STATIC_ELEMS | object. */
+typedef int64_t StaticLoc;
+#define STATIC_FIELD ((int64_t)1 << 40)
+#define STATIC_ELEMS ((int64_t)2 << 40)
 
 /* ---- undo trail -------------------------------------------------------
  * Every change to search state that outlives a step goes through the
@@ -86,10 +95,20 @@ typedef struct World {
     int64_t n_objs;       /* ids 1 .. n_objs-1 are in use */
     int64_t objs_cap;
     GHashTable *obj_index; /* allocation name -> object id */
+    int64_t *global_array;  /* per global: the array the initial thread
+                               stored in it, 0 if none */
+    const char *const *want_volatile; /* requests not yet resolved */
+    const char *want_relax;
+    const char *unresolved;  /* a requested name that names nothing */
 
     LocInfo *locs;
     Loc n_locs;
     Loc locs_cap;
+
+    /* Changes asked for on the command line (--volatile, --relax), by
+       static location; applied to every location as it is created. */
+    GHashTable *make_volatile;   /* StaticLoc set */
+    GHashTable *relax_only;      /* StaticLoc set; NULL: relax everything */
 } World;
 
 World *world_new(const Program *prog);
@@ -111,6 +130,30 @@ static inline int64_t world_obj_size(const World *w, int64_t obj)
     const ObjInfo *o = &w->objs[obj];
     return o->class_index >= 0 ? w->prog->classes[o->class_index].n_fields : o->length;
 }
+
+StaticLoc world_static_loc(const World *w, Loc loc);
+/* "x", "Helper.x", "flag[]" (elements of the array a global was
+   initialised with) or "int[]@T1.0[]". */
+char *world_static_loc_name(const World *w, StaticLoc s);
+/* Finds a static location by its name as a user writes it: "x", "C.f", or
+   "g[]" for the elements of the array global g holds after the
+   initialiser. Returns false when there is none. Array names resolve only
+   once the initial thread has run (world_note_init_write). */
+bool world_parse_static_loc(const World *w, const char *name, StaticLoc *out);
+/* The initial thread wrote value to global g (arrays a global holds are
+   named after it). */
+void world_note_init_write(World *w, int global, int64_t value);
+/* Names of static locations to make volatile or to relax, resolved once
+   the initial thread has run (array names need it). */
+void world_request(World *w, const char *const *make_volatile, const char *relax);
+/* Resolves the requests; the first name that names nothing, or NULL. */
+const char *world_resolve_requests(World *w);
+
+/* Marks a static location volatile (--volatile), or as the only one the
+   jmm model relaxes (--relax); both apply to locations created later and
+   to those existing now. */
+void world_make_volatile(World *w, StaticLoc s);
+void world_relax_only(World *w, StaticLoc s);
 
 /* The declared type of what a location holds. */
 const Type *world_loc_type(const World *w, Loc loc);

@@ -50,6 +50,7 @@ typedef struct {
     GArray *unroll_cuts;   /* Level copies: the states where --unroll cut */
     GArray *exec_states;   /* int64: the final states of the current path */
     GArray *exec_pos;      /* int32 scratch for key_execution */
+    GArray *relaxed;       /* StaticLoc scratch for relaxed_reads */
 } Search;
 
 /* ---- transitions ------------------------------------------------------ */
@@ -130,11 +131,39 @@ static char *violation_message(const Machine *mc, const PathViolation *v)
     return g_strdup("deadlock: no thread can move");
 }
 
+/* The static locations that a read on the path so far saw other than as
+   sc would: not the last write to the location before it in the path. */
+static void relaxed_reads(Search *s, GArray *out)
+{
+    const EventLog *log = s->mc.events;
+    g_array_set_size(out, 0);
+    for (size_t i = 0; i < log->len; i++) {
+        const Event *ev = &log->v[i];
+        if (ev->kind != EV_READ || ev->is_volatile)
+            continue;
+        int32_t last = RF_INIT;
+        for (size_t j = i; j-- > 0;) {
+            if (log->v[j].kind == EV_WRITE && log->v[j].loc == ev->loc) {
+                last = (int32_t)j;
+                break;
+            }
+        }
+        if (ev->rf != last) {
+            StaticLoc loc = world_static_loc(s->mc.world, ev->loc);
+            relaxed_add(out, &loc, 1);
+        }
+    }
+}
+
 static void report_violation(Search *s, const PathViolation *v, size_t trace_len)
 {
     char *msg = violation_message(&s->mc, v);
-    result_add_violation(s->r, v->kind, v->tid, v->line, msg, s->mc.events->v, trace_len);
+    Violation *rec = result_add_violation(s->r, v->kind, v->tid, v->line, msg, s->mc.events->v, trace_len);
     g_free(msg);
+    if (s->cfg->tag_relaxed_reads) {
+        relaxed_reads(s, s->relaxed);
+        relaxed_add(rec->relaxed, (const StaticLoc *)(const void *)s->relaxed->data, s->relaxed->len);
+    }
 }
 
 /* Reports the path's violations from index from on: as they happen, with
@@ -180,6 +209,18 @@ static void shown_values(Search *s, const CondLoc *cl, GArray *out)
     }
 }
 
+/* A final state that makes the condition fail: one that satisfies a
+   ~exists, or one that does not satisfy a forall. */
+static bool condition_fails_on(const Result *r, const int64_t *values)
+{
+    CondKind k = r->prog->ast->cond_kind;
+    if (k == CK_NOT_EXISTS)
+        return result_state_satisfies(r, values);
+    if (k == CK_FORALL)
+        return !result_state_satisfies(r, values);
+    return false;
+}
+
 /* Records every combination of the shown locations' final values, and
    with --list-executions the execution itself. */
 static void record_states(Search *s)
@@ -196,6 +237,11 @@ static void record_states(Search *s)
         for (guint i = 0; i < n; i++)
             values[i] = g_array_index(s->shown_vals[i], int64_t, pick[i]);
         result_add_state(s->r, values);
+        if (s->cfg->tag_relaxed_reads && condition_fails_on(s->r, values)) {
+            relaxed_reads(s, s->relaxed);
+            relaxed_add(s->r->cond_fail_relaxed, (const StaticLoc *)(const void *)s->relaxed->data,
+                        s->relaxed->len);
+        }
         if (s->r->list_executions)
             g_array_append_vals(s->exec_states, values, n);
         guint i = 0;
@@ -472,6 +518,7 @@ void explore_run(World *world, const ModelOps *ops, Model *model, Trail *trail, 
     s.unroll_cuts = g_array_new(FALSE, FALSE, sizeof(Level));
     s.exec_states = g_array_new(FALSE, FALSE, sizeof(int64_t));
     s.exec_pos = g_array_new(FALSE, FALSE, sizeof(int32_t));
+    s.relaxed = g_array_new(FALSE, FALSE, sizeof(StaticLoc));
 
     search(&s);
     settle_unroll_cuts(&s);
@@ -489,6 +536,7 @@ void explore_run(World *world, const ModelOps *ops, Model *model, Trail *trail, 
     g_array_free(s.unroll_cuts, TRUE);
     g_array_free(s.exec_states, TRUE);
     g_array_free(s.exec_pos, TRUE);
+    g_array_free(s.relaxed, TRUE);
     g_free(s.choices);
     g_free(s.moves);
     g_free(s.choices_values);
@@ -507,10 +555,12 @@ Result *explore_program(const Program *prog, const ModelOps *ops, const ExploreC
     World *world = world_new(prog);
     Trail trail = {0};
     EventLog events = {0};
-    ModelEnv env = {world, &trail, &events, !cfg->no_drf_shortcut};
-    Model *model = ops->create(&env);
     Result *r = result_new(prog, world, ops->name, cfg->unroll);
     r->list_executions = cfg->list_executions;
+    r->races_checked = cfg->track_races;
+    world_request(world, cfg->make_volatile, cfg->relax);
+    ModelEnv env = {world, &trail, &events, !cfg->no_drf_shortcut, cfg->track_races, r};
+    Model *model = ops->create(&env);
 
     /* A model with rounds (jmm) searches until it reaches its fixed point;
        the result is that of the last search, which covers the others. */

@@ -125,6 +125,10 @@ static StepResult run_local(Machine *mc, int tid);
 
 static StepResult start_threads(Machine *mc)
 {
+    /* The initial thread has run: names like "flag[]" (--volatile,
+       --relax) now resolve. It runs alone, the same on every path. */
+    if (world_resolve_requests(mc->world))
+        return STEP_DISCARD;
     for (int t = 1; t < mc->n_tids; t++) {
         enter_body(mc, t, mc->prog->threads[t - 1].method);
         mc->th[t][TH_STATUS] = TS_READY;
@@ -550,6 +554,8 @@ static StepResult do_write(Machine *mc, int tid, const Insn *in)
     Event *ev = new_event(mc, EV_WRITE, tid, in->line);
     ev->loc = loc;
     ev->value = value;
+    if (tid == 0 && in->op == OP_PUTG)
+        world_note_init_write(mc->world, in->a, value);
     ev->is_volatile = mc->world->locs[loc].is_volatile;
     return mc->ops->write(mc->model, tid, loc, value, ev) ? STEP_OK : STEP_DISCARD;
 }

@@ -5,6 +5,8 @@
  */
 #include "pathrelax/world.h"
 
+#include <string.h>
+
 /* An allocation's name, the key of World.obj_index. */
 typedef struct {
     int tid, seq, class_index, type_index;
@@ -29,6 +31,20 @@ static gboolean alloc_name_equal(gconstpointer pa, gconstpointer pb)
            a->type_index == b->type_index && a->length == b->length;
 }
 
+static bool in_set(GHashTable *set, StaticLoc s)
+{
+    return set && g_hash_table_contains(set, &s);
+}
+
+/* Applies the command line's changes to one location. */
+static void apply_overrides(World *w, Loc loc)
+{
+    StaticLoc s = world_static_loc(w, loc);
+    if (in_set(w->make_volatile, s))
+        w->locs[loc].is_volatile = true;
+    w->locs[loc].is_sc = w->relax_only && !in_set(w->relax_only, s);
+}
+
 static Loc add_locations(World *w, int64_t obj, int count, const CVar *vars)
 {
     Loc base = w->n_locs;
@@ -46,6 +62,8 @@ static Loc add_locations(World *w, int64_t obj, int count, const CVar *vars)
         };
     }
     w->n_locs += count;
+    for (int i = 0; i < count; i++)
+        apply_overrides(w, base + i);
     return base;
 }
 
@@ -58,6 +76,7 @@ World *world_new(const Program *prog)
     w->objs = g_new0(ObjInfo, w->objs_cap);
     w->n_objs = 1; /* id 0 is null */
     w->obj_index = g_hash_table_new_full(alloc_name_hash, alloc_name_equal, g_free, NULL);
+    w->global_array = g_new0(int64_t, prog->n_globals + 1);
     add_locations(w, 0, prog->n_globals, prog->globals);
     return w;
 }
@@ -67,6 +86,11 @@ void world_free(World *w)
     if (!w)
         return;
     g_hash_table_destroy(w->obj_index);
+    g_free(w->global_array);
+    if (w->make_volatile)
+        g_hash_table_destroy(w->make_volatile);
+    if (w->relax_only)
+        g_hash_table_destroy(w->relax_only);
     g_free(w->objs);
     g_free(w->locs);
     g_free(w);
@@ -160,4 +184,123 @@ char *world_value_string(const World *w, const Type *type, int64_t value)
     if (type && type_is_ref(type))
         return world_obj_name(w, value);
     return g_strdup_printf("%" G_GINT64_FORMAT, (gint64)value);
+}
+
+/* ---- static locations -------------------------------------------------- */
+
+StaticLoc world_static_loc(const World *w, Loc loc)
+{
+    const LocInfo *l = &w->locs[loc];
+    if (l->obj == 0)
+        return l->index;
+    const ObjInfo *o = &w->objs[l->obj];
+    if (o->class_index >= 0)
+        return STATIC_FIELD | (int64_t)o->class_index << 20 | l->index;
+    return STATIC_ELEMS | l->obj;
+}
+
+char *world_static_loc_name(const World *w, StaticLoc s)
+{
+    if (s < STATIC_FIELD)
+        return g_strdup(w->prog->globals[s].name);
+    if (s < STATIC_ELEMS) {
+        const CClass *c = &w->prog->classes[(s >> 20) & 0xfffff];
+        return g_strdup_printf("%s.%s", c->name, c->fields[s & 0xfffff].name);
+    }
+    int64_t obj = s & ~STATIC_ELEMS;
+    for (int g = 0; g < w->prog->n_globals; g++)
+        if (w->global_array[g] == obj)
+            return g_strdup_printf("%s[]", w->prog->globals[g].name);
+    char *name = world_obj_name(w, obj);
+    char *elems = g_strdup_printf("%s[]", name);
+    g_free(name);
+    return elems;
+}
+
+bool world_parse_static_loc(const World *w, const char *name, StaticLoc *out)
+{
+    const Program *p = w->prog;
+    size_t len = strlen(name);
+    bool elems = len > 2 && strcmp(name + len - 2, "[]") == 0;
+    const char *dot = strchr(name, '.');
+    if (dot && !elems) {
+        for (int c = 0; c < p->n_classes; c++) {
+            if (strncmp(p->classes[c].name, name, (size_t)(dot - name)) != 0 ||
+                p->classes[c].name[dot - name])
+                continue;
+            for (int f = 0; f < p->classes[c].n_fields; f++) {
+                if (strcmp(p->classes[c].fields[f].name, dot + 1) == 0) {
+                    *out = STATIC_FIELD | (int64_t)c << 20 | f;
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+    for (int g = 0; g < p->n_globals; g++) {
+        if (strncmp(p->globals[g].name, name, elems ? len - 2 : len) != 0 ||
+            p->globals[g].name[elems ? len - 2 : len])
+            continue;
+        if (!elems) {
+            *out = g;
+            return true;
+        }
+        if (!w->global_array[g])
+            return false;
+        *out = STATIC_ELEMS | w->global_array[g];
+        return true;
+    }
+    return false;
+}
+
+void world_note_init_write(World *w, int global, int64_t value)
+{
+    const Type *t = w->prog->globals[global].type;
+    if (t && t->kind == TY_ARRAY && value > 0 && value < w->n_objs)
+        w->global_array[global] = value;
+}
+
+static void add_to(GHashTable **set, StaticLoc s)
+{
+    if (!*set)
+        *set = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    g_hash_table_add(*set, g_memdup2(&s, sizeof s));
+}
+
+void world_make_volatile(World *w, StaticLoc s)
+{
+    add_to(&w->make_volatile, s);
+    for (Loc l = 0; l < w->n_locs; l++)
+        apply_overrides(w, l);
+}
+
+void world_relax_only(World *w, StaticLoc s)
+{
+    add_to(&w->relax_only, s);
+    for (Loc l = 0; l < w->n_locs; l++)
+        apply_overrides(w, l);
+}
+
+void world_request(World *w, const char *const *make_volatile, const char *relax)
+{
+    w->want_volatile = make_volatile;
+    w->want_relax = relax;
+}
+
+const char *world_resolve_requests(World *w)
+{
+    StaticLoc s;
+    for (const char *const *name = w->want_volatile; name && *name; name++) {
+        if (!world_parse_static_loc(w, *name, &s))
+            return w->unresolved = *name;
+        world_make_volatile(w, s);
+    }
+    if (w->want_relax) {
+        if (!world_parse_static_loc(w, w->want_relax, &s))
+            return w->unresolved = w->want_relax;
+        world_relax_only(w, s);
+    }
+    w->want_volatile = NULL;
+    w->want_relax = NULL;
+    return NULL;
 }

@@ -20,7 +20,7 @@
  */
 #include "pathrelax/model.h"
 #include "pathrelax/result.h"
-#include "vclock.h"
+#include "hb.h"
 
 
 /* Action id of a write: <kind, thread, location, n>, n counting the
@@ -39,7 +39,7 @@ enum { W_ID, W_LOC, W_VALUE, W_TID, W_EPOCH, W_VC, W_EVENT, W_SIZE };
    adds no new constraint, and its state then repeats. */
 enum { I_ID, I_VALUE, I_TID, I_EPOCH, I_SIZE };
 /* Per-path scalars on the trail. */
-enum { S_WLEN, S_ILEN, S_VCLEN, S_SIZE };
+enum { S_WLEN, S_ILEN, S_SIZE };
 
 /* Read tokens: a past write is its log index (>= 0). */
 #define TOKEN_DEFAULT (-1)
@@ -62,16 +62,14 @@ struct Model {
 
     /* ---- per path, undone through the trail ---- */
     int64_t *scal;
-    VClocks vc;
+    Hb hb;
     int64_t *wlog;      /* W_SIZE words per performed write (append-only) */
     size_t wlog_cap;
     int64_t *ilog;      /* I_SIZE words per imposed write (append-only) */
     size_t ilog_cap;
-    int64_t *end_vc;    /* per thread: 1 + clock offset at its end, 0 before */
     /* per location */
     int64_t *mem;       /* round 0: every location; later: volatiles */
     int64_t *mem_event; /* 1 + event index of the write in mem */
-    int64_t *rel_vol;   /* 1 + offset of the join of the volatile writes */
     int64_t *frozen_val;   /* a frozen final field's constructor value */
     int64_t *frozen_event; /* 1 + event index of that write, 0: default */
     int64_t *race_rd;   /* round 0, [loc * n_tids + t]: 1 + epoch of t's
@@ -79,11 +77,9 @@ struct Model {
     int64_t *race_wr;   /* the same for writes */
     Loc loc_cap;
     /* per object */
-    int64_t *rel_mon;   /* 1 + offset of the join of the unlocks */
     int64_t *frozen;    /* its constructor has finished (JLS 17.5) */
     int64_t obj_cap;
-    int h_scal, h_end, h_mem, h_mem_event, h_rel_vol, h_fval, h_fevent, h_rd, h_wr,
-        h_rel_mon, h_frozen;
+    int h_scal, h_mem, h_mem_event, h_fval, h_fevent, h_rd, h_wr, h_frozen;
 
     /* ---- across rounds ---- */
     GHashTable *ws;        /* every (id, value) written so far: WsEntry set */
@@ -175,7 +171,6 @@ static void ensure(Model *m)
             cap *= 2;
         grow_array(&m->mem, m->loc_cap, cap);
         grow_array(&m->mem_event, m->loc_cap, cap);
-        grow_array(&m->rel_vol, m->loc_cap, cap);
         grow_array(&m->frozen_val, m->loc_cap, cap);
         grow_array(&m->frozen_event, m->loc_cap, cap);
         grow_array(&m->race_rd, (int64_t)m->loc_cap * m->n_tids, (int64_t)cap * m->n_tids);
@@ -186,7 +181,6 @@ static void ensure(Model *m)
         int64_t cap = m->obj_cap ? m->obj_cap : 16;
         while (cap < m->world->n_objs)
             cap *= 2;
-        grow_array(&m->rel_mon, m->obj_cap, cap);
         grow_array(&m->frozen, m->obj_cap, cap);
         m->obj_cap = cap;
     }
@@ -213,22 +207,6 @@ static inline int64_t event_index(const Model *m, const Event *ev)
     return (int64_t)(ev - m->env.events->v);
 }
 
-/* Publishes thread t's clock joined with the clock at 1 + *slot_value (if
-   any), and returns the new slot value. */
-static int64_t publish_joined(Model *m, int t, int64_t slot_value)
-{
-    int64_t len = m->scal[S_VCLEN];
-    int64_t off = vc_publish(&m->vc, t, &len);
-    trail_set(m->trail, m->h_scal, S_VCLEN, len);
-    if (slot_value) {
-        const int64_t *old = vc_at(&m->vc, slot_value - 1);
-        int64_t *now = &m->vc.arena[off];
-        for (int u = 0; u < m->n_tids; u++)
-            now[u] = MAX(now[u], old[u]);
-    }
-    return off + 1;
-}
-
 /* ---- happens-before between logged writes and the current read ------------- */
 
 /* Performed write i happens-before performed write j. */
@@ -237,14 +215,14 @@ static bool write_hb_write(const Model *m, int64_t i, int64_t j)
     const int64_t *a = wentry(m, i), *b = wentry(m, j);
     if (a[W_TID] == b[W_TID])
         return i < j; /* program order */
-    return vc_at(&m->vc, b[W_VC])[a[W_TID]] > a[W_EPOCH];
+    return vc_at(&m->hb.vc, b[W_VC])[a[W_TID]] > a[W_EPOCH];
 }
 
 /* Performed write i happens-before thread t's next action. */
 static bool write_hb_now(const Model *m, int64_t i, int t)
 {
     const int64_t *w = wentry(m, i);
-    return w[W_TID] == t || vc_seen_by(&m->vc, (int)w[W_TID], w[W_EPOCH], t);
+    return w[W_TID] == t || vc_seen_by(&m->hb.vc, (int)w[W_TID], w[W_EPOCH], t);
 }
 
 static int64_t find_performed(const Model *m, uint64_t id)
@@ -305,12 +283,12 @@ static void check_race(Model *m, int t, Loc loc, bool is_write)
         if (u == t)
             continue;
         int64_t w = m->race_wr[base + u], r = m->race_rd[base + u];
-        if (w && !vc_seen_by(&m->vc, u, w - 1, t))
+        if (w && !vc_seen_by(&m->hb.vc, u, w - 1, t))
             m->racy = true;
-        if (is_write && r && !vc_seen_by(&m->vc, u, r - 1, t))
+        if (is_write && r && !vc_seen_by(&m->hb.vc, u, r - 1, t))
             m->racy = true;
     }
-    trail_set(m->trail, is_write ? m->h_wr : m->h_rd, base + (size_t)t, vc_epoch(&m->vc, t) + 1);
+    trail_set(m->trail, is_write ? m->h_wr : m->h_rd, base + (size_t)t, vc_epoch(&m->hb.vc, t) + 1);
 }
 
 /* ---- the model operations -------------------------------------------------------- */
@@ -326,19 +304,13 @@ static Model *jmm_create(const ModelEnv *env)
     Trail *tr = env->trail;
     m->scal = g_new0(int64_t, S_SIZE);
     m->h_scal = trail_register(tr, &m->scal);
-    m->vc.n = m->n_tids;
-    m->vc.thread = g_new0(int64_t, m->n_tids * m->n_tids);
-    m->vc.h_thread = trail_register(tr, &m->vc.thread);
-    m->end_vc = g_new0(int64_t, m->n_tids);
-    m->h_end = trail_register(tr, &m->end_vc);
+    hb_init(&m->hb, env->world, tr);
     m->h_mem = trail_register(tr, &m->mem);
     m->h_mem_event = trail_register(tr, &m->mem_event);
-    m->h_rel_vol = trail_register(tr, &m->rel_vol);
     m->h_fval = trail_register(tr, &m->frozen_val);
     m->h_fevent = trail_register(tr, &m->frozen_event);
     m->h_rd = trail_register(tr, &m->race_rd);
     m->h_wr = trail_register(tr, &m->race_wr);
-    m->h_rel_mon = trail_register(tr, &m->rel_mon);
     m->h_frozen = trail_register(tr, &m->frozen);
     m->ws = g_hash_table_new_full(ws_hash, ws_equal, g_free, NULL);
     m->scratch = g_array_new(FALSE, FALSE, sizeof(int64_t));
@@ -353,21 +325,18 @@ static void jmm_destroy(Model *m)
     g_hash_table_destroy(m->ws);
     g_array_free(m->scratch, TRUE);
     g_array_free(m->values, TRUE);
-    int64_t *arrays[] = {m->scal, m->vc.thread, m->vc.arena, m->wlog, m->ilog, m->end_vc,
-                         m->mem, m->mem_event, m->rel_vol, m->frozen_val, m->frozen_event,
-                         m->race_rd, m->race_wr, m->rel_mon, m->frozen};
+    hb_free(&m->hb);
+    int64_t *arrays[] = {m->scal, m->wlog, m->ilog, m->mem, m->mem_event, m->frozen_val,
+                         m->frozen_event, m->race_rd, m->race_wr, m->frozen};
     for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
         g_free(arrays[i]);
     g_free(m);
 }
 
-/* Every thread starts at epoch 1: its actions before its first release
-   are then distinguishable from "nothing seen" (0). */
 static void jmm_begin(Model *m)
 {
     ensure(m);
-    for (int t = 0; t < m->n_tids; t++)
-        trail_set(m->trail, m->vc.h_thread, (size_t)(t * m->n_tids + t), 1);
+    hb_begin(&m->hb);
 }
 
 static void jmm_finish(Model *m) { (void)m; }
@@ -387,7 +356,13 @@ static int add_choice(ReadChoice *out, int n, int cap, int64_t value, int64_t to
     return n + 1;
 }
 
-static bool thread_ended(const Model *m, int t) { return m->end_vc[t] != 0; }
+static int64_t last_write_to(const Model *m, Loc loc)
+{
+    for (int64_t i = n_writes(m) - 1; i >= 0; i--)
+        if (wentry(m, i)[W_LOC] == loc)
+            return i;
+    return -1;
+}
 
 static int jmm_read_choices(Model *m, int tid, Loc loc, ReadChoice *out, int cap)
 {
@@ -396,6 +371,12 @@ static int jmm_read_choices(Model *m, int tid, Loc loc, ReadChoice *out, int cap
         return add_choice(out, 0, cap, m->mem[loc], 0);
     if (frozen_final(m, loc))
         return add_choice(out, 0, cap, m->frozen_val[loc], 0);
+    if (m->world->locs[loc].is_sc) {
+        /* --relax names another location: this one reads as under sc. */
+        int64_t last = last_write_to(m, loc);
+        return last < 0 ? add_choice(out, 0, cap, 0, TOKEN_DEFAULT)
+                        : add_choice(out, 0, cap, wentry(m, last)[W_VALUE], last);
+    }
 
     int n = 0;
     if (default_visible(m, loc, tid))
@@ -417,7 +398,7 @@ static int jmm_read_choices(Model *m, int tid, Loc loc, ReadChoice *out, int cap
            read in program order, and one of an ended thread never comes:
            neither can be justified, so neither is offered. */
         int writer = id_tid(e->id);
-        if (writer == tid || thread_ended(m, writer))
+        if (writer == tid || hb_thread_ended(&m->hb, writer))
             continue;
         int64_t v;
         if (imposed_value(m, e->id, &v) && v != e->value)
@@ -427,15 +408,9 @@ static int jmm_read_choices(Model *m, int tid, Loc loc, ReadChoice *out, int cap
     return n;
 }
 
-static void acquire_slot(Model *m, int tid, int64_t slot_value)
-{
-    if (slot_value)
-        vc_acquire(&m->vc, m->trail, tid, slot_value - 1);
-}
-
 static void impose(Model *m, uint64_t id, int64_t value, int tid)
 {
-    int64_t epoch = vc_epoch(&m->vc, tid);
+    int64_t epoch = vc_epoch(&m->hb.vc, tid);
     for (int64_t i = 0; i < n_imposes(m); i++) {
         const int64_t *imp = ientry(m, i);
         if ((uint64_t)imp[I_ID] == id && imp[I_VALUE] == value && imp[I_TID] == tid &&
@@ -456,7 +431,7 @@ static void jmm_read(Model *m, int tid, Loc loc, const ReadChoice *c, Event *ev)
     if (m->round == 0 || is_volatile(m, loc)) {
         ev->rf = m->mem_event[loc] ? (int32_t)(m->mem_event[loc] - 1) : RF_INIT;
         if (is_volatile(m, loc))
-            acquire_slot(m, tid, m->rel_vol[loc]);
+            hb_volatile_read(&m->hb, tid, loc);
         else if (tracking_races(m))
             check_race(m, tid, loc, false);
         return;
@@ -500,7 +475,7 @@ static bool imposes_hold(const Model *m, uint64_t id, int tid, int64_t value)
         if (imp[I_VALUE] != value)
             return false;
         int reader = (int)imp[I_TID];
-        if (reader == tid || vc_seen_by(&m->vc, reader, imp[I_EPOCH], tid))
+        if (reader == tid || vc_seen_by(&m->hb.vc, reader, imp[I_EPOCH], tid))
             return false;
     }
     return true;
@@ -510,10 +485,7 @@ static bool jmm_write(Model *m, int tid, Loc loc, int64_t value, Event *ev)
 {
     ensure(m);
     if (is_volatile(m, loc)) {
-        /* A volatile write releases: every later volatile read of the
-           location acquires every earlier write to it. */
-        vc_tick(&m->vc, m->trail, tid);
-        trail_set(m->trail, m->h_rel_vol, (size_t)loc, publish_joined(m, tid, m->rel_vol[loc]));
+        hb_volatile_write(&m->hb, tid, loc);
         trail_set(m->trail, m->h_mem, (size_t)loc, value);
         trail_set(m->trail, m->h_mem_event, (size_t)loc, event_index(m, ev) + 1);
         return true;
@@ -522,15 +494,13 @@ static bool jmm_write(Model *m, int tid, Loc loc, int64_t value, Event *ev)
     ev->id = id;
     if (m->round > 0 && !imposes_hold(m, id, tid, value))
         return false;
-    int64_t len = m->scal[S_VCLEN];
-    int64_t vc_off = vc_publish(&m->vc, tid, &len);
-    trail_set(m->trail, m->h_scal, S_VCLEN, len);
+    int64_t vc_off = hb_publish(&m->hb, tid);
     int64_t *w = append_entry(&m->wlog, &m->wlog_cap, m, S_WLEN, W_SIZE);
     w[W_ID] = (int64_t)id;
     w[W_LOC] = loc;
     w[W_VALUE] = value;
     w[W_TID] = tid;
-    w[W_EPOCH] = vc_epoch(&m->vc, tid);
+    w[W_EPOCH] = vc_epoch(&m->hb.vc, tid);
     w[W_VC] = vc_off;
     w[W_EVENT] = event_index(m, ev);
     if (m->round == 0) {
@@ -573,28 +543,10 @@ static bool jmm_sync(Model *m, int tid, SyncKind kind, int64_t arg, Event *ev)
 {
     (void)ev;
     ensure(m);
-    switch (kind) {
-    case SYNC_START:
-        acquire_slot(m, tid, m->end_vc[0]);
-        break;
-    case SYNC_JOIN:
-        acquire_slot(m, tid, m->end_vc[arg]);
-        break;
-    case SYNC_LOCK:
-        acquire_slot(m, tid, m->rel_mon[arg]);
-        break;
-    case SYNC_UNLOCK:
-        vc_tick(&m->vc, m->trail, tid);
-        trail_set(m->trail, m->h_rel_mon, (size_t)arg, publish_joined(m, tid, m->rel_mon[arg]));
-        break;
-    case SYNC_END:
-        vc_tick(&m->vc, m->trail, tid);
-        trail_set(m->trail, m->h_end, (size_t)tid, publish_joined(m, tid, 0));
-        break;
-    case SYNC_FREEZE:
+    if (kind == SYNC_FREEZE)
         freeze(m, tid, arg);
-        break;
-    }
+    else
+        hb_sync(&m->hb, tid, kind, arg);
     return true;
 }
 
@@ -686,7 +638,7 @@ static void key_writes(Model *m, KeyBuf *key)
             key_put(key, w[W_LOC]);
             key_put(key, (int64_t)((uint64_t)w[W_ID] & 0xffffff));
             key_put(key, w[W_VALUE]);
-            const int64_t *clock = vc_at(&m->vc, w[W_VC]);
+            const int64_t *clock = vc_at(&m->hb.vc, w[W_VC]);
             for (int u = 0; u < m->n_tids; u++)
                 key_put(key, clock[u]);
         }
@@ -710,18 +662,6 @@ static void key_imposes(Model *m, KeyBuf *key)
         }
         key_put(key, -1);
     }
-}
-
-static void key_clock_slots(Model *m, KeyBuf *key, const int64_t *slots, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++) {
-        if (!slots[i])
-            continue;
-        key_put(key, i);
-        for (int u = 0; u < m->n_tids; u++)
-            key_put(key, vc_at(&m->vc, slots[i] - 1)[u]);
-    }
-    key_put(key, -1);
 }
 
 static void jmm_key(Model *m, KeyBuf *key)
@@ -749,13 +689,9 @@ static void jmm_key(Model *m, KeyBuf *key)
         }
         key_put(key, -1);
     }
-    for (int i = 0; i < m->n_tids * m->n_tids; i++)
-        key_put(key, m->vc.thread[i]);
+    hb_key(&m->hb, key);
     key_writes(m, key);
     key_imposes(m, key);
-    key_clock_slots(m, key, m->rel_mon, m->world->n_objs);
-    key_clock_slots(m, key, m->rel_vol, n_locs);
-    key_clock_slots(m, key, m->end_vc, m->n_tids);
     for (int64_t o = 1; o < m->world->n_objs; o++)
         if (m->frozen[o])
             key_put(key, o);

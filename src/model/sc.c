@@ -2,10 +2,18 @@
  * its location in the interleaving, so a read has exactly one choice.
  *
  * Copyright (C) 2026 the PathRelax authors. GPL-3.0-or-later.
+ *
+ * With ModelEnv.track_races it also finds data races, precisely, as Java
+ * Race Finder does (papers/000, Section 2): two accesses of different
+ * threads to a non-volatile location, at least one a write, that
+ * happens-before does not order. Each access is logged with its thread's
+ * epoch (see vclock.h); a new access races with a logged one of another
+ * thread that its thread's clock has not seen. A thread's accesses from
+ * one statement at one epoch are logged once, so a loop that only spins
+ * does not grow the log, and its state repeats.
  */
-#include "pathrelax/model.h"
-
-#include <string.h>
+#include "pathrelax/result.h"
+#include "hb.h"
 
 struct Model {
     ModelEnv env;
@@ -14,7 +22,17 @@ struct Model {
                             it, 0 for the default value */
     Loc cap;
     int h_mem, h_writer;
+
+    /* race tracking */
+    bool races;
+    Hb hb;
+    int64_t *acc;        /* A_SIZE words per logged access (append-only) */
+    size_t acc_cap;
+    int64_t *acc_len;    /* one word, on the trail */
+    int h_acc_len;
 };
+
+enum { A_LOC, A_TID, A_LINE, A_WRITE, A_EPOCH, A_SIZE };
 
 static Model *sc_create(const ModelEnv *env)
 {
@@ -22,6 +40,12 @@ static Model *sc_create(const ModelEnv *env)
     m->env = *env;
     m->h_mem = trail_register(env->trail, &m->mem);
     m->h_writer = trail_register(env->trail, &m->writer);
+    m->races = env->track_races;
+    if (m->races) {
+        hb_init(&m->hb, env->world, env->trail);
+        m->acc_len = g_new0(int64_t, 1);
+        m->h_acc_len = trail_register(env->trail, &m->acc_len);
+    }
     return m;
 }
 
@@ -29,6 +53,11 @@ static void sc_destroy(Model *m)
 {
     g_free(m->mem);
     g_free(m->writer);
+    if (m->races) {
+        hb_free(&m->hb);
+        g_free(m->acc);
+        g_free(m->acc_len);
+    }
     g_free(m);
 }
 
@@ -48,7 +77,59 @@ static void ensure(Model *m)
     m->cap = cap;
 }
 
-static void sc_begin(Model *m) { ensure(m); }
+static void sc_begin(Model *m)
+{
+    ensure(m);
+    if (m->races)
+        hb_begin(&m->hb);
+}
+
+/* ---- races ---------------------------------------------------------------- */
+
+static inline const int64_t *access_at(const Model *m, int64_t i) { return m->acc + i * A_SIZE; }
+
+static RaceAccess race_side(const int64_t *a)
+{
+    return (RaceAccess){(int)a[A_TID], (int)a[A_LINE], a[A_WRITE] != 0};
+}
+
+/* Checks an access by tid against the log, then logs it. */
+static void track_access(Model *m, int tid, Loc loc, bool is_write, const Event *ev)
+{
+    if (m->env.world->locs[loc].is_volatile)
+        return;
+    int64_t epoch = vc_epoch(&m->hb.vc, tid);
+    int64_t len = *m->acc_len;
+    bool logged = false;
+    for (int64_t i = 0; i < len; i++) {
+        const int64_t *a = access_at(m, i);
+        if (a[A_LOC] != loc)
+            continue;
+        if (a[A_TID] == tid) {
+            logged |= a[A_LINE] == ev->line && a[A_WRITE] == is_write && a[A_EPOCH] == epoch;
+            continue;
+        }
+        if ((a[A_WRITE] || is_write) && !vc_seen_by(&m->hb.vc, (int)a[A_TID], a[A_EPOCH], tid)) {
+            RaceAccess now = {tid, ev->line, is_write};
+            const EventLog *log = m->env.events;
+            result_add_race(m->env.result, world_static_loc(m->env.world, loc), race_side(a), now,
+                            log->v, log->len);
+        }
+    }
+    if (logged)
+        return;
+    if ((size_t)(len + 1) * A_SIZE > m->acc_cap) {
+        m->acc_cap = m->acc_cap ? m->acc_cap * 2 : 64 * A_SIZE;
+        m->acc = g_renew(int64_t, m->acc, m->acc_cap);
+    }
+    int64_t *a = m->acc + len * A_SIZE;
+    a[A_LOC] = loc;
+    a[A_TID] = tid;
+    a[A_LINE] = ev->line;
+    a[A_WRITE] = is_write;
+    a[A_EPOCH] = epoch;
+    trail_set(m->env.trail, m->h_acc_len, 0, len + 1);
+}
 static void sc_finish(Model *m) { (void)m; }
 
 static int sc_read_choices(Model *m, int tid, Loc loc, ReadChoice *out, int cap)
@@ -62,17 +143,25 @@ static int sc_read_choices(Model *m, int tid, Loc loc, ReadChoice *out, int cap)
 
 static void sc_read(Model *m, int tid, Loc loc, const ReadChoice *c, Event *ev)
 {
-    (void)m;
-    (void)tid;
-    (void)loc;
     ev->value = c->value;
     ev->rf = c->token ? (int32_t)(c->token - 1) : RF_INIT;
+    if (m->races) {
+        if (m->env.world->locs[loc].is_volatile)
+            hb_volatile_read(&m->hb, tid, loc);
+        else
+            track_access(m, tid, loc, false, ev);
+    }
 }
 
 static bool sc_write(Model *m, int tid, Loc loc, int64_t value, Event *ev)
 {
-    (void)tid;
     ensure(m);
+    if (m->races) {
+        if (m->env.world->locs[loc].is_volatile)
+            hb_volatile_write(&m->hb, tid, loc);
+        else
+            track_access(m, tid, loc, true, ev);
+    }
     trail_set(m->env.trail, m->h_mem, (size_t)loc, value);
     trail_set(m->env.trail, m->h_writer, (size_t)loc, (int64_t)(ev - m->env.events->v) + 1);
     return true;
@@ -80,11 +169,9 @@ static bool sc_write(Model *m, int tid, Loc loc, int64_t value, Event *ev)
 
 static bool sc_sync(Model *m, int tid, SyncKind kind, int64_t arg, Event *ev)
 {
-    (void)m;
-    (void)tid;
-    (void)kind;
-    (void)arg;
     (void)ev;
+    if (m->races)
+        hb_sync(&m->hb, tid, kind, arg);
     return true;
 }
 
@@ -114,6 +201,23 @@ static void sc_key(Model *m, KeyBuf *key)
         }
     }
     key_put(key, -1);
+    if (!m->races)
+        return;
+    /* Race tracking decides which races the future reports: the clocks and
+       the access log, per thread in program order (interleaving-free). */
+    hb_key(&m->hb, key);
+    for (int t = 0; t < m->env.world->n_tids; t++) {
+        for (int64_t i = 0; i < *m->acc_len; i++) {
+            const int64_t *a = access_at(m, i);
+            if (a[A_TID] != t)
+                continue;
+            key_put(key, a[A_LOC]);
+            key_put(key, a[A_LINE]);
+            key_put(key, a[A_WRITE]);
+            key_put(key, a[A_EPOCH]);
+        }
+        key_put(key, -1);
+    }
 }
 
 const ModelOps model_sc = {

@@ -224,6 +224,7 @@ JsonNode *report_json(const Result *r)
     add_states(b, r);
     add_condition(b, r);
     add_violations(b, r);
+    report_races_json(b, r);
     add_stats(b, r);
     if (r->list_executions)
         report_executions_json(b, r);

@@ -254,6 +254,9 @@ void report_text(GString *out, const Result *r)
     append_states(out, r);
     if (r->prog->ast->cond_kind != CK_NONE)
         append_verdict(out, r);
+    if (r->races_checked && r->races->len > 0)
+        g_string_append(out, "Flag data-race\n");
     append_violations(out, r);
+    report_races_text(out, r);
     append_figures(out, r);
 }

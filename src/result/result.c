@@ -52,6 +52,7 @@ static void violation_free(Violation *v)
 {
     g_free(v->message);
     g_free(v->trace);
+    g_array_free(v->relaxed, TRUE);
     g_free(v);
 }
 
@@ -60,6 +61,22 @@ static void execution_free(Execution *e)
     g_free(e->events);
     g_free(e->states);
     g_free(e);
+}
+
+static void advice_free(Advice *a)
+{
+    g_free(a->text);
+    g_free(a->change);
+    g_free(a->reason);
+    g_free(a);
+}
+
+static void race_free(Race *race)
+{
+    g_free(race->loc_name);
+    g_free(race->trace);
+    g_ptr_array_free(race->advice, TRUE);
+    g_free(race);
 }
 
 Result *result_new(const Program *prog, const World *world, const char *model, int unroll)
@@ -75,6 +92,8 @@ Result *result_new(const Program *prog, const World *world, const char *model, i
     r->rounds = g_array_new(FALSE, TRUE, sizeof(SearchStats));
     r->executions = g_ptr_array_new_with_free_func((GDestroyNotify)execution_free);
     r->execution_index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    r->races = g_ptr_array_new_with_free_func((GDestroyNotify)race_free);
+    r->cond_fail_relaxed = g_array_new(FALSE, FALSE, sizeof(StaticLoc));
     r->limit = LIMIT_NONE;
     return r;
 }
@@ -91,6 +110,9 @@ void result_free(Result *r)
     g_array_free(r->rounds, TRUE);
     g_ptr_array_free(r->executions, TRUE);
     g_hash_table_destroy(r->execution_index);
+    g_ptr_array_free(r->races, TRUE);
+    world_free(r->races_world);
+    g_array_free(r->cond_fail_relaxed, TRUE);
     g_free(r);
 }
 
@@ -206,13 +228,13 @@ static Violation *find_violation(const Result *r, ViolationKind kind, int tid, i
     return NULL;
 }
 
-void result_add_violation(Result *r, ViolationKind kind, int tid, int line,
-                          const char *message, const Event *trace, size_t trace_len)
+Violation *result_add_violation(Result *r, ViolationKind kind, int tid, int line,
+                                const char *message, const Event *trace, size_t trace_len)
 {
     Violation *v = find_violation(r, kind, tid, line, message);
     if (v) {
         v->count++;
-        return;
+        return v;
     }
     v = g_new0(Violation, 1);
     v->kind = kind;
@@ -222,7 +244,9 @@ void result_add_violation(Result *r, ViolationKind kind, int tid, int line,
     v->trace = g_memdup2(trace, trace_len * sizeof(Event));
     v->trace_len = trace_len;
     v->count = 1;
+    v->relaxed = g_array_new(FALSE, FALSE, sizeof(StaticLoc));
     g_ptr_array_add(r->violations, v);
+    return v;
 }
 
 /* ---- figures and rounds --------------------------------------------- */
@@ -251,6 +275,7 @@ void result_clear_findings(Result *r)
     g_ptr_array_set_size(r->violations, 0);
     g_ptr_array_set_size(r->executions, 0);
     g_hash_table_remove_all(r->execution_index);
+    g_array_set_size(r->cond_fail_relaxed, 0);
 }
 
 /* ---- verdicts ------------------------------------------------------- */
@@ -344,3 +369,60 @@ void result_add_execution(Result *r, const Event *events, size_t len, const int6
     e->n_states = n_states;
     g_ptr_array_add(r->executions, e);
 }
+
+static bool same_access(RaceAccess a, RaceAccess b)
+{
+    return a.line == b.line && a.is_write == b.is_write;
+}
+
+void result_add_race(Result *r, StaticLoc s, RaceAccess a, RaceAccess b, const Event *trace,
+                     size_t trace_len)
+{
+    /* The write is the source; of two writes, the earlier. */
+    RaceAccess source = a.is_write ? a : b;
+    RaceAccess manifest = a.is_write ? b : a;
+    for (guint i = 0; i < r->races->len; i++) {
+        const Race *old = g_ptr_array_index(r->races, i);
+        if (old->loc != s)
+            continue;
+        if ((same_access(old->source, source) && same_access(old->manifest, manifest)) ||
+            (same_access(old->source, manifest) && same_access(old->manifest, source)))
+            return;
+    }
+    Race *race = g_new0(Race, 1);
+    race->loc = s;
+    race->loc_name = world_static_loc_name(r->world, s);
+    race->source = source;
+    race->manifest = manifest;
+    race->trace = g_memdup2(trace, sizeof(Event) * trace_len);
+    race->trace_len = trace_len;
+    race->advice = g_ptr_array_new_with_free_func((GDestroyNotify)advice_free);
+    g_ptr_array_add(r->races, race);
+}
+
+const char *race_class_name(RaceClass c)
+{
+    switch (c) {
+    case RACE_BENIGN: return "benign";
+    case RACE_DESTRUCTIVE: return "destructive";
+    case RACE_UNDECIDED: return "undecided";
+    case RACE_UNCLASSIFIED: break;
+    }
+    return "unclassified";
+}
+
+bool relaxed_has(const GArray *set, StaticLoc s)
+{
+    for (guint i = 0; i < set->len; i++)
+        if (g_array_index(set, StaticLoc, i) == s)
+            return true;
+    return false;
+}
+
+void relaxed_add(GArray *set, const StaticLoc *locs, guint n)
+{
+    for (guint i = 0; i < n; i++)
+        if (!relaxed_has(set, locs[i]))
+            g_array_append_val(set, locs[i]);
+}
+

@@ -41,7 +41,7 @@ static Bench *bench_new(const char *model)
     b->prog = compile_program(b->ast);
     b->world = world_new(b->prog);
     b->ops = model_find(model);
-    ModelEnv env = {b->world, &b->trail, &b->events, true};
+    ModelEnv env = {b->world, &b->trail, &b->events, true, false, NULL};
     b->m = b->ops->create(&env);
     b->r = result_new(b->prog, b->world, model, 8);
     b->ops->begin(b->m);

@@ -1,0 +1,225 @@
+/* Races: detection over every SC execution, classification by the jmm
+ * model, and advice checked by re-running.
+ *
+ * Copyright (C) 2026 the PathRelax authors. GPL-3.0-or-later.
+ *
+ * A race on location L is destructive when some well-formed jmm execution
+ * fails (a violation, or the final condition) in a way no sc execution
+ * does, and on that execution a read of L saw a write other than the one
+ * sc would give it: the correlation JUMBLE draws between a failure and
+ * the race whose adversarial value caused it (papers/002, Section 2). It
+ * is benign when the jmm search completed without such an execution, and
+ * undecided when a bound cut that search.
+ *
+ * Advice follows JRF-E (papers/000, Section 3): make the racy location
+ * volatile (for array elements: use an atomic array, whose elements are
+ * volatile), or make another location of the program volatile. Each piece
+ * is checked by running sc race detection and the jmm search again with
+ * the location made volatile.
+ */
+#include "pathrelax/races.h"
+
+#include <string.h>
+
+/* The sc and jmm searches of the program with one set of changes. */
+typedef struct {
+    Result *sc;       /* with race detection */
+    World *sc_world;
+    Result *jmm;      /* with relaxed reads tagged */
+    World *jmm_world;
+    GHashTable *sc_failures; /* violation signatures found under sc */
+} Check;
+
+static char *violation_signature(const Violation *v)
+{
+    return g_strdup_printf("%d:%d:%d:%s", v->kind, v->tid, v->line, v->message);
+}
+
+static Check *check_new(const Program *prog, const ExploreConfig *base, const char *const *make_volatile)
+{
+    Check *c = g_new0(Check, 1);
+    ExploreConfig cfg = *base;
+    cfg.list_executions = false;
+    cfg.stop_on_violation = false;
+    cfg.make_volatile = make_volatile;
+    cfg.track_races = true;
+    c->sc = explore_program(prog, &model_sc, &cfg, &c->sc_world);
+    cfg.track_races = false;
+    cfg.tag_relaxed_reads = true;
+    c->jmm = explore_program(prog, &model_jmm, &cfg, &c->jmm_world);
+    c->sc_failures = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (guint i = 0; i < c->sc->violations->len; i++)
+        g_hash_table_add(c->sc_failures, violation_signature(g_ptr_array_index(c->sc->violations, i)));
+    return c;
+}
+
+static void check_free(Check *c)
+{
+    result_free(c->sc);
+    world_free(c->sc_world);
+    result_free(c->jmm);
+    world_free(c->jmm_world);
+    g_hash_table_destroy(c->sc_failures);
+    g_free(c);
+}
+
+static bool tags_name(const World *w, const GArray *tags, const char *loc_name)
+{
+    for (guint i = 0; i < tags->len; i++) {
+        char *name = world_static_loc_name(w, g_array_index(tags, StaticLoc, i));
+        bool same = strcmp(name, loc_name) == 0;
+        g_free(name);
+        if (same)
+            return true;
+    }
+    return false;
+}
+
+static bool condition_fails_only_under_jmm(const Check *c)
+{
+    return result_validated(c->sc) && !result_validated(c->jmm);
+}
+
+/* A failure jmm shows and sc does not. With loc_name, only one on an
+   execution where a read of that location was relaxed. Its description
+   goes to *what (may be NULL). */
+static bool jmm_only_failure(const Check *c, const char *loc_name, const char **what)
+{
+    for (guint i = 0; i < c->jmm->violations->len; i++) {
+        const Violation *v = g_ptr_array_index(c->jmm->violations, i);
+        char *sig = violation_signature(v);
+        bool new_failure = !g_hash_table_contains(c->sc_failures, sig);
+        g_free(sig);
+        if (new_failure && (!loc_name || tags_name(c->jmm_world, v->relaxed, loc_name))) {
+            if (what)
+                *what = v->message;
+            return true;
+        }
+    }
+    if (condition_fails_only_under_jmm(c) &&
+        (!loc_name || tags_name(c->jmm_world, c->jmm->cond_fail_relaxed, loc_name))) {
+        if (what)
+            *what = "the final condition fails";
+        return true;
+    }
+    return false;
+}
+
+static RaceClass classify(const Check *c, const Race *race)
+{
+    if (jmm_only_failure(c, race->loc_name, NULL))
+        return RACE_DESTRUCTIVE;
+    return result_complete(c->jmm) ? RACE_BENIGN : RACE_UNDECIDED;
+}
+
+static bool same_side(RaceAccess a, RaceAccess b) { return a.line == b.line && a.is_write == b.is_write; }
+
+static bool race_remains(const Check *c, const Race *race)
+{
+    for (guint i = 0; i < c->sc->races->len; i++) {
+        const Race *r = g_ptr_array_index(c->sc->races, i);
+        if (strcmp(r->loc_name, race->loc_name) == 0 && same_side(r->source, race->source) &&
+            same_side(r->manifest, race->manifest))
+            return true;
+    }
+    return false;
+}
+
+/* ---- advice -------------------------------------------------------------- */
+
+typedef struct {
+    const Program *prog;
+    const ExploreConfig *base;
+    GHashTable *checks;  /* location name -> Check with it made volatile */
+} Advisor;
+
+static const Check *check_volatile(Advisor *a, const char *loc_name)
+{
+    Check *c = g_hash_table_lookup(a->checks, loc_name);
+    if (c)
+        return c;
+    /* The base run's own --volatile changes stay in force. */
+    GPtrArray *names = g_ptr_array_new();
+    for (const char *const *n = a->base->make_volatile; n && *n; n++)
+        g_ptr_array_add(names, (gpointer)*n);
+    g_ptr_array_add(names, (gpointer)loc_name);
+    g_ptr_array_add(names, NULL);
+    c = check_new(a->prog, a->base, (const char *const *)names->pdata);
+    g_ptr_array_free(names, TRUE);
+    g_hash_table_insert(a->checks, g_strdup(loc_name), c);
+    return c;
+}
+
+static void advise(Advisor *a, Race *race, const char *loc_name)
+{
+    const Check *c = check_volatile(a, loc_name);
+    Advice *adv = g_new0(Advice, 1);
+    size_t len = strlen(loc_name);
+    bool elems = len > 2 && strcmp(loc_name + len - 2, "[]") == 0;
+    if (elems)
+        adv->text = g_strdup_printf("use an atomic array (AtomicIntegerArray) for %.*s", (int)(len - 2),
+                                    loc_name);
+    else
+        adv->text = g_strdup_printf("make %s volatile", loc_name);
+    adv->change = g_strdup_printf("--volatile %s", loc_name);
+    const char *failure = NULL;
+    if (race_remains(c, race))
+        adv->reason = g_strdup("not enough: the race remains");
+    else if (jmm_only_failure(c, NULL, &failure))
+        adv->reason = g_strdup_printf("not enough: the failure remains (%s)", failure);
+    else if (!result_complete(c->jmm))
+        adv->reason = g_strdup("not confirmed: a bound cut the jmm search");
+    else {
+        adv->verified = true;
+        adv->reason = g_strdup("verified: removes the race and the violation");
+    }
+    g_ptr_array_add(race->advice, adv);
+}
+
+/* Advice for a destructive race: its own location first, then each other
+   racy location. Only verified pieces and the first one (so the user sees
+   why the obvious fix falls short) are kept. */
+static void advise_race(Advisor *a, Race *race, const GPtrArray *races)
+{
+    advise(a, race, race->loc_name);
+    GPtrArray *seen = g_ptr_array_new();
+    for (guint i = 0; i < races->len; i++) {
+        const Race *other = g_ptr_array_index(races, i);
+        if (strcmp(other->loc_name, race->loc_name) == 0)
+            continue;
+        bool done = false;
+        for (guint j = 0; j < seen->len && !done; j++)
+            done = strcmp(g_ptr_array_index(seen, j), other->loc_name) == 0;
+        if (done)
+            continue;
+        g_ptr_array_add(seen, other->loc_name);
+        advise(a, race, other->loc_name);
+        Advice *last = g_ptr_array_index(race->advice, race->advice->len - 1);
+        if (!last->verified)
+            g_ptr_array_remove_index(race->advice, race->advice->len - 1);
+    }
+    g_ptr_array_free(seen, TRUE);
+}
+
+void races_analyse(const Program *prog, const ExploreConfig *base, Result *into)
+{
+    Check *c = check_new(prog, base, base->make_volatile);
+    Advisor advisor = {prog, base,
+                       g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)check_free)};
+    GPtrArray *races = c->sc->races;
+    for (guint i = 0; i < races->len; i++) {
+        Race *race = g_ptr_array_index(races, i);
+        race->cls = classify(c, race);
+        if (race->cls == RACE_DESTRUCTIVE)
+            advise_race(&advisor, race, races);
+    }
+    /* The races move to the file's result, with the world of the search
+       that found them: it names the locations in their traces. */
+    while (races->len > 0)
+        g_ptr_array_add(into->races, g_ptr_array_steal_index(races, 0));
+    into->races_checked = true;
+    into->races_world = c->sc_world;
+    c->sc_world = NULL;
+    g_hash_table_destroy(advisor.checks);
+    check_free(c);
+}
