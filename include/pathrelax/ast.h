@@ -156,6 +156,8 @@ struct Stmt {
     const char *name;      /* ST_JOIN */
     int sym_index;         /* ST_JOIN: thread index */
     int loop_slot;         /* loops: local slot of the unroll counter (checker) */
+    size_t src_start;      /* byte offsets of the statement's text in */
+    size_t src_end;        /* Ast.source: [src_start, src_end) */
 };
 
 /* ---- declarations --------------------------------------------------- */

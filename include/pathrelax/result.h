@@ -46,6 +46,7 @@ typedef struct {
     int tid;
     int line;
     bool is_write;
+    int64_t lock;         /* the innermost monitor held (object id), or 0 */
 } RaceAccess;
 
 typedef enum {

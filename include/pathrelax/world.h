@@ -95,8 +95,8 @@ typedef struct World {
     int64_t n_objs;       /* ids 1 .. n_objs-1 are in use */
     int64_t objs_cap;
     GHashTable *obj_index; /* allocation name -> object id */
-    int64_t *global_array;  /* per global: the array the initial thread
-                               stored in it, 0 if none */
+    int64_t *global_ref;  /* per global: the object or array the initial
+                               thread stored in it last, 0 if none */
     const char *const *want_volatile; /* requests not yet resolved */
     const char *want_relax;
     const char *unresolved;  /* a requested name that names nothing */
@@ -141,7 +141,7 @@ char *world_static_loc_name(const World *w, StaticLoc s);
    once the initial thread has run (world_note_init_write). */
 bool world_parse_static_loc(const World *w, const char *name, StaticLoc *out);
 /* The initial thread wrote value to global g (arrays a global holds are
-   named after it). */
+   named after it; objects it holds can be named by it, as locks). */
 void world_note_init_write(World *w, int global, int64_t value);
 /* Names of static locations to make volatile or to relax, resolved once
    the initial thread has run (array names need it). */

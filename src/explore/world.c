@@ -76,7 +76,7 @@ World *world_new(const Program *prog)
     w->objs = g_new0(ObjInfo, w->objs_cap);
     w->n_objs = 1; /* id 0 is null */
     w->obj_index = g_hash_table_new_full(alloc_name_hash, alloc_name_equal, g_free, NULL);
-    w->global_array = g_new0(int64_t, prog->n_globals + 1);
+    w->global_ref = g_new0(int64_t, prog->n_globals + 1);
     add_locations(w, 0, prog->n_globals, prog->globals);
     return w;
 }
@@ -86,7 +86,7 @@ void world_free(World *w)
     if (!w)
         return;
     g_hash_table_destroy(w->obj_index);
-    g_free(w->global_array);
+    g_free(w->global_ref);
     if (w->make_volatile)
         g_hash_table_destroy(w->make_volatile);
     if (w->relax_only)
@@ -209,7 +209,7 @@ char *world_static_loc_name(const World *w, StaticLoc s)
     }
     int64_t obj = s & ~STATIC_ELEMS;
     for (int g = 0; g < w->prog->n_globals; g++)
-        if (w->global_array[g] == obj)
+        if (w->global_ref[g] == obj)
             return g_strdup_printf("%s[]", w->prog->globals[g].name);
     char *name = world_obj_name(w, obj);
     char *elems = g_strdup_printf("%s[]", name);
@@ -245,9 +245,10 @@ bool world_parse_static_loc(const World *w, const char *name, StaticLoc *out)
             *out = g;
             return true;
         }
-        if (!w->global_array[g])
+        int64_t ref = w->global_ref[g];
+        if (!ref || w->objs[ref].class_index >= 0)
             return false;
-        *out = STATIC_ELEMS | w->global_array[g];
+        *out = STATIC_ELEMS | w->global_ref[g];
         return true;
     }
     return false;
@@ -256,8 +257,8 @@ bool world_parse_static_loc(const World *w, const char *name, StaticLoc *out)
 void world_note_init_write(World *w, int global, int64_t value)
 {
     const Type *t = w->prog->globals[global].type;
-    if (t && t->kind == TY_ARRAY && value > 0 && value < w->n_objs)
-        w->global_array[global] = value;
+    if (t && type_is_ref(t) && value >= 0 && value < w->n_objs)
+        w->global_ref[global] = value;
 }
 
 static void add_to(GHashTable **set, StaticLoc s)

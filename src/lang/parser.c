@@ -831,8 +831,15 @@ static Stmt *parse_statement(Parser *p)
 {
     if (!enter(p))
         return NULL;
+    gsize start = cur(p)->offset;
     Stmt *s = parse_statement_here(p);
     leave(p);
+    if (s) {
+        /* Its text, for tools that rewrite the source (race advice). */
+        const Token *last = &g_array_index(p->tokens, Token, p->next - 1);
+        s->src_start = start;
+        s->src_end = last->offset + last->len;
+    }
     return s;
 }
 

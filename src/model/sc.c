@@ -29,10 +29,14 @@ struct Model {
     int64_t *acc;        /* A_SIZE words per logged access (append-only) */
     size_t acc_cap;
     int64_t *acc_len;    /* one word, on the trail */
-    int h_acc_len;
+    int64_t *held;       /* per thread, HELD_MAX words: the monitors it holds,
+                            outermost first */
+    int64_t *held_n;     /* per thread: how many */
+    int h_acc_len, h_held, h_held_n;
 };
 
-enum { A_LOC, A_TID, A_LINE, A_WRITE, A_EPOCH, A_SIZE };
+enum { A_LOC, A_TID, A_LINE, A_WRITE, A_EPOCH, A_LOCK, A_SIZE };
+#define HELD_MAX 8 /* deeper nesting is not remembered for advice */
 
 static Model *sc_create(const ModelEnv *env)
 {
@@ -45,6 +49,10 @@ static Model *sc_create(const ModelEnv *env)
         hb_init(&m->hb, env->world, env->trail);
         m->acc_len = g_new0(int64_t, 1);
         m->h_acc_len = trail_register(env->trail, &m->acc_len);
+        m->held = g_new0(int64_t, env->world->n_tids * HELD_MAX);
+        m->h_held = trail_register(env->trail, &m->held);
+        m->held_n = g_new0(int64_t, env->world->n_tids);
+        m->h_held_n = trail_register(env->trail, &m->held_n);
     }
     return m;
 }
@@ -57,6 +65,8 @@ static void sc_destroy(Model *m)
         hb_free(&m->hb);
         g_free(m->acc);
         g_free(m->acc_len);
+        g_free(m->held);
+        g_free(m->held_n);
     }
     g_free(m);
 }
@@ -90,7 +100,26 @@ static inline const int64_t *access_at(const Model *m, int64_t i) { return m->ac
 
 static RaceAccess race_side(const int64_t *a)
 {
-    return (RaceAccess){(int)a[A_TID], (int)a[A_LINE], a[A_WRITE] != 0};
+    return (RaceAccess){(int)a[A_TID], (int)a[A_LINE], a[A_WRITE] != 0, a[A_LOCK]};
+}
+
+static int64_t innermost_lock(const Model *m, int tid)
+{
+    int64_t n = m->held_n[tid];
+    return n > 0 && n <= HELD_MAX ? m->held[tid * HELD_MAX + n - 1] : 0;
+}
+
+/* Locks and unlocks nest (synchronized blocks), so a stack per thread. */
+static void note_lock(Model *m, int tid, SyncKind kind, int64_t obj)
+{
+    int64_t n = m->held_n[tid];
+    if (kind == SYNC_LOCK) {
+        if (n < HELD_MAX)
+            trail_set(m->env.trail, m->h_held, (size_t)(tid * HELD_MAX + n), obj);
+        trail_set(m->env.trail, m->h_held_n, (size_t)tid, n + 1);
+    } else if (kind == SYNC_UNLOCK && n > 0) {
+        trail_set(m->env.trail, m->h_held_n, (size_t)tid, n - 1);
+    }
 }
 
 /* Checks an access by tid against the log, then logs it. */
@@ -106,11 +135,12 @@ static void track_access(Model *m, int tid, Loc loc, bool is_write, const Event 
         if (a[A_LOC] != loc)
             continue;
         if (a[A_TID] == tid) {
-            logged |= a[A_LINE] == ev->line && a[A_WRITE] == is_write && a[A_EPOCH] == epoch;
+            logged |= a[A_LINE] == ev->line && a[A_WRITE] == is_write && a[A_EPOCH] == epoch &&
+                      a[A_LOCK] == innermost_lock(m, tid);
             continue;
         }
         if ((a[A_WRITE] || is_write) && !vc_seen_by(&m->hb.vc, (int)a[A_TID], a[A_EPOCH], tid)) {
-            RaceAccess now = {tid, ev->line, is_write};
+            RaceAccess now = {tid, ev->line, is_write, innermost_lock(m, tid)};
             const EventLog *log = m->env.events;
             result_add_race(m->env.result, world_static_loc(m->env.world, loc), race_side(a), now,
                             log->v, log->len);
@@ -128,6 +158,7 @@ static void track_access(Model *m, int tid, Loc loc, bool is_write, const Event 
     a[A_LINE] = ev->line;
     a[A_WRITE] = is_write;
     a[A_EPOCH] = epoch;
+    a[A_LOCK] = innermost_lock(m, tid);
     trail_set(m->env.trail, m->h_acc_len, 0, len + 1);
 }
 static void sc_finish(Model *m) { (void)m; }
@@ -170,8 +201,10 @@ static bool sc_write(Model *m, int tid, Loc loc, int64_t value, Event *ev)
 static bool sc_sync(Model *m, int tid, SyncKind kind, int64_t arg, Event *ev)
 {
     (void)ev;
-    if (m->races)
+    if (m->races) {
         hb_sync(&m->hb, tid, kind, arg);
+        note_lock(m, tid, kind, arg);
+    }
     return true;
 }
 
@@ -215,6 +248,7 @@ static void sc_key(Model *m, KeyBuf *key)
             key_put(key, a[A_LINE]);
             key_put(key, a[A_WRITE]);
             key_put(key, a[A_EPOCH]);
+            key_put(key, a[A_LOCK]);
         }
         key_put(key, -1);
     }

@@ -13,10 +13,12 @@
  *
  * Advice follows JRF-E (papers/000, Section 3): make the racy location
  * volatile (for array elements: use an atomic array, whose elements are
- * volatile), or make another location of the program volatile. Each piece
- * is checked by running sc race detection and the jmm search again with
- * the location made volatile.
+ * volatile), make another location of the program volatile, or, when one
+ * access of the pair holds a lock and the other does not, put the other in
+ * a synchronized block on the same lock. Each piece is checked by running
+ * sc race detection and the jmm search again on the changed program.
  */
+#include "pathrelax/lang.h"
 #include "pathrelax/races.h"
 
 #include <string.h>
@@ -150,6 +152,23 @@ static const Check *check_volatile(Advisor *a, const char *loc_name)
     return c;
 }
 
+/* Whether the changed program c still has the race, or a failure jmm
+   shows and sc does not. */
+static void set_verdict(Advice *adv, const Check *c, const Race *race)
+{
+    const char *failure = NULL;
+    if (race_remains(c, race))
+        adv->reason = g_strdup("not enough: the race remains");
+    else if (jmm_only_failure(c, NULL, &failure))
+        adv->reason = g_strdup_printf("not enough: the failure remains (%s)", failure);
+    else if (!result_complete(c->jmm))
+        adv->reason = g_strdup("not confirmed: a bound cut the jmm search");
+    else {
+        adv->verified = true;
+        adv->reason = g_strdup("verified: removes the race and the violation");
+    }
+}
+
 static void advise(Advisor *a, Race *race, const char *loc_name)
 {
     const Check *c = check_volatile(a, loc_name);
@@ -162,26 +181,166 @@ static void advise(Advisor *a, Race *race, const char *loc_name)
     else
         adv->text = g_strdup_printf("make %s volatile", loc_name);
     adv->change = g_strdup_printf("--volatile %s", loc_name);
-    const char *failure = NULL;
-    if (race_remains(c, race))
-        adv->reason = g_strdup("not enough: the race remains");
-    else if (jmm_only_failure(c, NULL, &failure))
-        adv->reason = g_strdup_printf("not enough: the failure remains (%s)", failure);
-    else if (!result_complete(c->jmm))
-        adv->reason = g_strdup("not confirmed: a bound cut the jmm search");
-    else {
-        adv->verified = true;
-        adv->reason = g_strdup("verified: removes the race and the violation");
-    }
+    set_verdict(adv, c, race);
     g_ptr_array_add(race->advice, adv);
+}
+
+/* ---- synchronized advice: a source rewrite ------------------------------ */
+
+/* Where a statement was found, and what encloses it. */
+typedef struct {
+    int line;             /* the access's line */
+    const Stmt *stmt;     /* innermost non-block statement covering it */
+    const Stmt *block;    /* the block holding stmt directly */
+    guint index;          /* its position there */
+    int depth;
+    int class_index;      /* class of the enclosing method, or -1 */
+    bool instance;        /* the method has `this` */
+    bool thread_top;      /* block is a thread body (its locals are registers) */
+} Found;
+
+typedef struct {
+    const char *source;
+    int line;
+    Found best;
+    int class_index;
+    bool instance;
+    const Stmt *body;     /* the body being searched */
+    bool is_thread;
+} Search;
+
+static int line_of(const char *source, size_t offset)
+{
+    int line = 1;
+    for (size_t i = 0; i < offset && source[i]; i++)
+        line += source[i] == '\n';
+    return line;
+}
+
+static void find_in(Search *s, const Stmt *st, const Stmt *block, guint index, int depth);
+
+static void find_children(Search *s, const Stmt *st, int depth)
+{
+    if (st->kind == ST_BLOCK) {
+        for (guint i = 0; i < st->body->len; i++)
+            find_in(s, g_ptr_array_index(st->body, i), st, i, depth + 1);
+        return;
+    }
+    const Stmt *children[] = {st->then_s, st->else_s, st->body_s};
+    for (size_t i = 0; i < G_N_ELEMENTS(children); i++)
+        if (children[i])
+            find_in(s, children[i], NULL, 0, depth + 1);
+}
+
+static void find_in(Search *s, const Stmt *st, const Stmt *block, guint index, int depth)
+{
+    /* Method and thread bodies have no range of their own: look inside. */
+    bool ranged = st->src_end > 0;
+    if (ranged && (s->line < line_of(s->source, st->src_start) ||
+                   s->line > line_of(s->source, st->src_end)))
+        return;
+    if (ranged && st->kind != ST_BLOCK && depth > s->best.depth) {
+        s->best = (Found){s->line, st, block, index, depth, s->class_index, s->instance,
+                          s->is_thread && block == s->body};
+    }
+    find_children(s, st, depth);
+}
+
+/* The innermost statement at line, in any method or thread body. */
+static Found find_statement(const Ast *ast, int line)
+{
+    Search s = {.source = ast->source, .line = line, .best = {.depth = -1}};
+    for (guint m = 0; m < ast->methods->len; m++) {
+        const MethodDecl *md = g_ptr_array_index(ast->methods, m);
+        s.class_index = md->class_index;
+        s.instance = md->class_index >= 0;
+        s.body = md->body;
+        s.is_thread = false;
+        find_in(&s, md->body, NULL, 0, 0);
+    }
+    for (guint t = 0; t < ast->threads->len; t++) {
+        const ThreadDecl *td = &g_array_index(ast->threads, ThreadDecl, t);
+        s.class_index = -1;
+        s.instance = false;
+        s.body = td->body;
+        s.is_thread = true;
+        find_in(&s, td->body, NULL, 0, 0);
+    }
+    return s.best;
+}
+
+/* How to name monitor obj where f is: `this` in a method of its class,
+   else a global the initialiser stored it in; NULL when neither. */
+static char *lock_expression(const World *w, const Found *f, int64_t obj)
+{
+    if (obj <= 0 || obj >= w->n_objs)
+        return NULL;
+    if (f->instance && w->objs[obj].class_index == f->class_index)
+        return g_strdup("this");
+    for (int g = 0; g < w->prog->n_globals; g++)
+        if (w->global_ref[g] == obj)
+            return g_strdup(w->prog->globals[g].name);
+    return NULL;
+}
+
+/* The source with the statement wrapped in synchronized (lock). A local
+   declaration takes the rest of its block along, so the local stays in
+   scope; that is not possible for a thread's registers (they must stay at
+   the top of the thread). Returns NULL when no rewrite applies. Everything
+   stays on its lines, so races compare by line before and after. */
+static char *wrap_in_lock(const Ast *ast, const Found *f, const char *lock)
+{
+    size_t start = f->stmt->src_start, end = f->stmt->src_end;
+    if (f->stmt->kind == ST_LOCAL) {
+        if (!f->block || f->thread_top)
+            return NULL;
+        const Stmt *last = g_ptr_array_index(f->block->body, f->block->body->len - 1);
+        end = last->src_end;
+    }
+    return g_strdup_printf("%.*ssynchronized (%s) { %.*s }%s", (int)start, ast->source, lock,
+                           (int)(end - start), ast->source + start, ast->source + end);
+}
+
+/* Checks the rewritten source like a volatile change. */
+static void advise_lock(Advisor *a, Race *race, const World *w, RaceAccess locked, RaceAccess bare)
+{
+    const Ast *ast = a->prog->ast;
+    Found f = find_statement(ast, bare.line);
+    if (!f.stmt)
+        return;
+    char *lock = lock_expression(w, &f, locked.lock);
+    char *text = lock ? wrap_in_lock(ast, &f, lock) : NULL;
+    GError *err = NULL;
+    Ast *changed = text ? lang_load_string(ast->filename, text, &err) : NULL;
+    g_clear_error(&err);
+    if (changed) {
+        Program *prog = compile_program(changed);
+        Check *c = check_new(prog, a->base, a->base->make_volatile);
+        Advice *adv = g_new0(Advice, 1);
+        adv->text = g_strdup_printf("put the %s at line %d in synchronized (%s), as the %s at line %d is",
+                                    bare.is_write ? "write" : "read", bare.line, lock,
+                                    locked.is_write ? "write" : "read", locked.line);
+        adv->change = g_strdup_printf("synchronized (%s) { ... } around line %d", lock, f.stmt->pos.line);
+        set_verdict(adv, c, race);
+        g_ptr_array_add(race->advice, adv);
+        check_free(c);
+        program_free(prog);
+        ast_free(changed);
+    }
+    g_free(text);
+    g_free(lock);
 }
 
 /* Advice for a destructive race: its own location first, then each other
    racy location. Only verified pieces and the first one (so the user sees
    why the obvious fix falls short) are kept. */
-static void advise_race(Advisor *a, Race *race, const GPtrArray *races)
+static void advise_race(Advisor *a, Race *race, const GPtrArray *races, const World *w)
 {
     advise(a, race, race->loc_name);
+    if (race->source.lock && !race->manifest.lock)
+        advise_lock(a, race, w, race->source, race->manifest);
+    else if (race->manifest.lock && !race->source.lock)
+        advise_lock(a, race, w, race->manifest, race->source);
     GPtrArray *seen = g_ptr_array_new();
     for (guint i = 0; i < races->len; i++) {
         const Race *other = g_ptr_array_index(races, i);
@@ -211,7 +370,7 @@ void races_analyse(const Program *prog, const ExploreConfig *base, Result *into)
         Race *race = g_ptr_array_index(races, i);
         race->cls = classify(c, race);
         if (race->cls == RACE_DESTRUCTIVE)
-            advise_race(&advisor, race, races);
+            advise_race(&advisor, race, races, c->sc_world);
     }
     /* The races move to the file's result, with the world of the search
        that found them: it names the locations in their traces. */

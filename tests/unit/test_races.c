@@ -219,6 +219,39 @@ START_TEST(array_race_gets_atomic_array_advice)
 }
 END_TEST
 
+START_TEST(lock_advice_wraps_the_bare_access)
+{
+    /* P0 writes x = 1 and then x = 2, each inside synchronized (l); P1's
+       method twice() reads x twice with no lock (line 4). Under sc x only
+       grows, so b >= a and P1's assert holds. Under jmm the first read may
+       take the later write 2 (nothing orders it) and the second the
+       earlier 1: d = -1, a failure only jmm shows, through relaxed reads
+       of x: destructive. The write holds l and the reads do not, so the
+       advice puts the reads in synchronized (l) (named through the global
+       l, as twice() is no method of L). The rewrite wraps the declaration
+       and the rest of its block: then the reads are ordered with both
+       writes, the race is gone, and jmm adds no failure: verified. */
+    Run run = analyse("Java twice\nclass L {}\nint x; L l = new L();\n"
+                      "int twice() { int a = x; int b = x; return b - a; }\n"
+                      "thread P0 { synchronized (l) { x = 1; } synchronized (l) { x = 2; } }\n"
+                      "thread P1 { int d = twice(); assert d >= 0; }\n",
+                      NULL);
+    const Race *race = NULL;
+    for (guint i = 0; i < run.r->races->len && !race; i++) {
+        const Race *r = g_ptr_array_index(run.r->races, i);
+        if (r->manifest.line == 4)
+            race = r;
+    }
+    ck_assert(race != NULL);
+    ck_assert_int_eq(race->cls, RACE_DESTRUCTIVE);
+    ck_assert(race->source.lock != 0 && race->manifest.lock == 0);
+    const Advice *a = advice(race, "put the read at line 4 in synchronized (l), as the write at line 5 is");
+    ck_assert(a->verified);
+    ck_assert_str_eq(a->change, "synchronized (l) { ... } around line 4");
+    run_free(&run);
+}
+END_TEST
+
 START_TEST(volatile_option_removes_race)
 {
     /* --volatile flag, --volatile data: with both volatile nothing is
@@ -291,6 +324,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, condition_failure_counts_as_destructive);
     tcase_add_test(tc, cut_search_is_undecided);
     tcase_add_test(tc, array_race_gets_atomic_array_advice);
+    tcase_add_test(tc, lock_advice_wraps_the_bare_access);
     tcase_add_test(tc, volatile_option_removes_race);
     tcase_add_test(tc, relax_pins_failure_on_one_location);
     tcase_add_test(tc, unknown_location_is_reported);
