@@ -78,6 +78,9 @@ typedef enum {
 } Operator;
 
 /* What a name or field expression resolves to (set by the checker). */
+/* "+", "&&", "<=", ...: an operator as Java spells it. */
+const char *operator_spelling(Operator op);
+
 typedef enum {
     SYM_NONE,
     SYM_LOCAL,   /* index: local slot in the enclosing method/thread body */

@@ -705,19 +705,6 @@ static void compile_stmt(Gen *g, const Stmt *s)
 
 enum { PREC_COND = 1, PREC_UNARY = 12, PREC_POSTFIX = 13, PREC_PRIMARY = 14 };
 
-static const char *operator_text(Operator op)
-{
-    static const char *const text[] = {
-        [OPR_ADD] = "+", [OPR_SUB] = "-", [OPR_MUL] = "*", [OPR_DIV] = "/",
-        [OPR_REM] = "%", [OPR_SHL] = "<<", [OPR_SHR] = ">>", [OPR_USHR] = ">>>",
-        [OPR_AND] = "&", [OPR_OR] = "|", [OPR_XOR] = "^", [OPR_LAND] = "&&",
-        [OPR_LOR] = "||", [OPR_EQ] = "==", [OPR_NE] = "!=", [OPR_LT] = "<",
-        [OPR_LE] = "<=", [OPR_GT] = ">", [OPR_GE] = ">=", [OPR_NEG] = "-",
-        [OPR_NOT] = "!", [OPR_BITNOT] = "~",
-    };
-    return text[op];
-}
-
 /* Java precedence of a binary operator, higher binds tighter. */
 static int binary_prec(Operator op)
 {
@@ -788,7 +775,7 @@ static void append_binary(GString *out, const Expr *e)
 {
     int prec = binary_prec(e->op);
     append_expr(out, e->lhs, prec);          /* left-associative */
-    g_string_append_printf(out, " %s ", operator_text(e->op));
+    g_string_append_printf(out, " %s ", operator_spelling(e->op));
     append_expr(out, e->rhs, prec + 1);
 }
 
@@ -829,7 +816,7 @@ static void append_expr_bare(GString *out, const Expr *e)
     case EX_NEW_ARRAY: append_new_array(out, e); break;
     case EX_ARRAY_INIT: append_array_init(out, e); break;
     case EX_UNARY:
-        g_string_append(out, operator_text(e->op));
+        g_string_append(out, operator_spelling(e->op));
         append_expr(out, e->lhs, PREC_UNARY);
         break;
     case EX_BINARY: append_binary(out, e); break;

@@ -111,7 +111,6 @@ typedef struct {
 CondCmp *ast_new_cmp(Ast *ast, SrcPos pos);
 
 /* The Java spelling of an operator: "+", "&&", "-" (for OPR_NEG). */
-const char *operator_spelling(Operator op);
 
 /* ---- the two phases ------------------------------------------------- */
 

@@ -8,16 +8,6 @@
 
 /* ---- trace lines ---------------------------------------------------- */
 
-/* "VERB LOC = VALUE" */
-static void append_access(GString *out, const World *w, const char *verb, const Event *ev)
-{
-    char *loc = world_loc_name(w, ev->loc);
-    char *value = world_value_string(w, world_loc_type(w, ev->loc), ev->value);
-    g_string_append_printf(out, "%s %s = %s", verb, loc, value);
-    g_free(value);
-    g_free(loc);
-}
-
 /* Which write a read saw. */
 static void append_read_source(GString *out, const World *w, const Event *trace,
                                size_t len, const Event *ev)
@@ -35,55 +25,13 @@ static void append_read_source(GString *out, const World *w, const Event *trace,
     }
 }
 
-static void append_assert(GString *out, const Program *prog, int index)
-{
-    const CAssert *a = &prog->asserts[index];
-    g_string_append_printf(out, "assertion failed: %s", a->message ? a->message : a->text);
-}
-
-static void append_object_action(GString *out, const World *w, const char *verb, int64_t obj)
-{
-    char *name = world_obj_name(w, obj);
-    g_string_append_printf(out, "%s %s", verb, name);
-    g_free(name);
-}
-
+/* The action, as listings print it, and for a read the write it saw. */
 static void append_action(GString *out, const Result *r, const Event *trace, size_t len,
                           const Event *ev)
 {
-    const World *w = r->world;
-    switch ((EventKind)ev->kind) {
-    case EV_READ:
-        append_access(out, w, ev->is_volatile ? "Rv" : "R", ev);
-        append_read_source(out, w, trace, len, ev);
-        break;
-    case EV_WRITE:
-        append_access(out, w, ev->is_volatile ? "Wv" : "W", ev);
-        if (ev->buffered)
-            g_string_append(out, " (buffered)");
-        break;
-    case EV_LOCK:
-        append_object_action(out, w, "lock", ev->arg);
-        break;
-    case EV_UNLOCK:
-        append_object_action(out, w, "unlock", ev->arg);
-        break;
-    case EV_JOIN:
-        g_string_append_printf(out, "join %s", world_thread_name(w, (int)ev->arg));
-        break;
-    case EV_END:
-        g_string_append(out, "end");
-        break;
-    case EV_FLUSH:
-        append_access(out, w, "flush", ev);
-        break;
-    case EV_ASSERT:
-        append_assert(out, r->prog, ev->msg);
-        break;
-    case EV_EXCEPTION:
-        g_string_append_printf(out, "throws %s", exception_name((ExceptionKind)ev->msg));
-        break;
-    }
+    report_action_text(out, r, ev);
+    if (ev->kind == EV_READ)
+        append_read_source(out, r->world, trace, len, ev);
 }
 
 void report_trace(GString *out, const Result *r, const Event *trace, size_t len)
