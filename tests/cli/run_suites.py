@@ -98,7 +98,8 @@ def main():
     available = models_of(binary)
     failures, checked, skipped = 0, 0, []
     if table:
-        print(f"{'test':<24} {'model':<5} {'verdict':<8} {'expected':<8} {'states':>6} {'time':>7}")
+        print(f"{'test':<24} {'model':<5} {'verdict':<8} {'expected':<8} {'violations':>10} "
+              f"{'expected':>8} {'states':>6} {'time':>7}")
     for suite in suites:
         d = os.path.join(root, "litmus", suite)
         if not os.path.isdir(d):
@@ -145,8 +146,9 @@ def main():
                     problems.append(f"exit status {proc.returncode}, expected {want_status}")
                 if table:
                     t = re.search(r"^Time \S+ ([0-9.]+)", proc.stdout, re.M)
-                    print(f"{suite + '/' + name[:-7]:<24} {model:<5} {str(verdict):<8} "
-                          f"{str(block['verdict']):<8} {len(states):>6} {t.group(1) if t else '?':>7}"
+                    print(f"{suite + '/' + name[:-7]:<24} {model:<5} {verdict or '-':<8} "
+                          f"{block['verdict'] or '-':<8} {violations:>10} {block['violations']:>8} "
+                          f"{len(states):>6} {t.group(1) if t else '?':>7}"
                           + ("" if not problems else "  MISMATCH"))
                 if problems:
                     failures += 1
