@@ -13,6 +13,16 @@
  * and does not come after the read in happens-before. Rounds go on until
  * the WriteSet stops growing.
  *
+ * Final fields (JLS 17.5): a thread that can see an object only after its
+ * constructor finished sees the constructor's values of its final fields.
+ * Here: once the constructor has frozen the object on the path, a read of
+ * a final field gets the frozen value; before that, another thread's read
+ * (it got the reference from a write still to come) may take only the
+ * constructing thread's writes to the field, and the freeze checks that it
+ * took the last one. An object whose reference escapes before its freeze
+ * (its constructor publishes this) has no such guarantee: such "leaky"
+ * objects are remembered across rounds, and their fields read like any.
+ *
  * Round 0 also looks for data races (two conflicting accesses of different
  * threads, not ordered by happens-before). When it finds none the program
  * is data-race free, its SC executions are all its executions, and no
@@ -84,6 +94,9 @@ struct Model {
     /* ---- across rounds ---- */
     GHashTable *ws;        /* every (id, value) written so far: WsEntry set */
     guint ws_old_size;     /* its size when this round began */
+    GHashTable *leaky;     /* objects whose reference was written before
+                              their freeze, on some path of some round */
+    guint leaky_old_size;
     GArray **old_by_loc;   /* the previous round's WriteSet, by location */
     Loc old_nlocs;
 
@@ -152,6 +165,7 @@ static void snapshot_writeset(Model *m)
         if (m->old_by_loc[l])
             g_array_sort(m->old_by_loc[l], compare_ws);
     m->ws_old_size = g_hash_table_size(m->ws);
+    m->leaky_old_size = g_hash_table_size(m->leaky);
 }
 
 /* ---- storage ---------------------------------------------------------------- */
@@ -313,6 +327,7 @@ static Model *jmm_create(const ModelEnv *env)
     m->h_wr = trail_register(tr, &m->race_wr);
     m->h_frozen = trail_register(tr, &m->frozen);
     m->ws = g_hash_table_new_full(ws_hash, ws_equal, g_free, NULL);
+    m->leaky = g_hash_table_new(g_direct_hash, g_direct_equal);
     m->scratch = g_array_new(FALSE, FALSE, sizeof(int64_t));
     m->values = g_array_new(FALSE, FALSE, sizeof(int64_t));
     ensure(m);
@@ -323,6 +338,7 @@ static void jmm_destroy(Model *m)
 {
     free_old(m);
     g_hash_table_destroy(m->ws);
+    g_hash_table_destroy(m->leaky);
     g_array_free(m->scratch, TRUE);
     g_array_free(m->values, TRUE);
     hb_free(&m->hb);
@@ -356,6 +372,34 @@ static int add_choice(ReadChoice *out, int n, int cap, int64_t value, int64_t to
     return n + 1;
 }
 
+/* A final field of an object not yet frozen on this path, read by a thread
+   other than the one constructing it, of an object whose reference has not
+   escaped its constructor: returns the constructing thread (whose last
+   write before the freeze the read must see), else -1. */
+static int awaited_final(const Model *m, int tid, Loc loc)
+{
+    const LocInfo *l = &m->world->locs[loc];
+    if (!l->is_final || l->obj == 0 || m->frozen[l->obj])
+        return -1;
+    int constructor = m->world->objs[l->obj].tid;
+    if (constructor == tid || g_hash_table_contains(m->leaky, GSIZE_TO_POINTER((gsize)l->obj)))
+        return -1;
+    return constructor;
+}
+
+/* A reference to an object written by its constructing thread before the
+   object's freeze lets other threads see it unconstructed. */
+static void note_escape(Model *m, int tid, Loc loc, int64_t value)
+{
+    if (value <= 0 || value >= m->world->n_objs || !type_is_ref(world_loc_type(m->world, loc)))
+        return;
+    const ObjInfo *o = &m->world->objs[value];
+    if (o->class_index < 0 || !m->world->prog->classes[o->class_index].has_final_field)
+        return;
+    if (o->tid == tid && !m->frozen[value])
+        g_hash_table_add(m->leaky, GSIZE_TO_POINTER((gsize)value));
+}
+
 static int64_t last_write_to(const Model *m, Loc loc)
 {
     for (int64_t i = n_writes(m) - 1; i >= 0; i--)
@@ -371,6 +415,7 @@ static int jmm_read_choices(Model *m, int tid, Loc loc, ReadChoice *out, int cap
         return add_choice(out, 0, cap, m->mem[loc], 0);
     if (frozen_final(m, loc))
         return add_choice(out, 0, cap, m->frozen_val[loc], 0);
+    int constructor = awaited_final(m, tid, loc);
     if (m->world->locs[loc].is_sc) {
         /* --relax names another location: this one reads as under sc. */
         int64_t last = last_write_to(m, loc);
@@ -379,12 +424,14 @@ static int jmm_read_choices(Model *m, int tid, Loc loc, ReadChoice *out, int cap
     }
 
     int n = 0;
-    if (default_visible(m, loc, tid))
+    if (constructor < 0 && default_visible(m, loc, tid))
         n = add_choice(out, n, cap, 0, TOKEN_DEFAULT);
     const GArray *cands = loc < m->old_nlocs ? m->old_by_loc[loc] : NULL;
     int64_t last_past = -1;
     for (guint k = 0; cands && k < cands->len; k++) {
         const WsEntry *e = &g_array_index(cands, WsEntry, k);
+        if (constructor >= 0 && id_tid(e->id) != constructor)
+            continue; /* only the constructor's writes, see awaited_final */
         int64_t i = find_performed(m, e->id);
         if (i >= 0) {
             /* A past write is read with the value it wrote; the entries of
@@ -484,6 +531,7 @@ static bool imposes_hold(const Model *m, uint64_t id, int tid, int64_t value)
 static bool jmm_write(Model *m, int tid, Loc loc, int64_t value, Event *ev)
 {
     ensure(m);
+    note_escape(m, tid, loc, value);
     if (is_volatile(m, loc)) {
         hb_volatile_write(&m->hb, tid, loc);
         trail_set(m->trail, m->h_mem, (size_t)loc, value);
@@ -514,29 +562,47 @@ static bool jmm_write(Model *m, int tid, Loc loc, int64_t value, Event *ev)
 
 /* The end of a constructor: each final field keeps the value the
    constructing thread last wrote to it (the default if none). */
-static void freeze(Model *m, int tid, int64_t obj)
+/* Reads of the final field at loc that waited for the freeze must have
+   taken the constructor's last write to it, last_id. */
+static bool awaited_reads_hold(const Model *m, Loc loc, uint64_t last_id)
+{
+    for (int64_t i = 0; i < n_imposes(m); i++) {
+        uint64_t id = (uint64_t)ientry(m, i)[I_ID];
+        if ((Loc)((id >> 24) & 0xffffffffu) == loc && id != last_id)
+            return false;
+    }
+    return true;
+}
+
+static bool freeze(Model *m, int tid, int64_t obj)
 {
     const ObjInfo *o = &m->world->objs[obj];
     if (obj <= 0 || o->class_index < 0)
-        return;
+        return true;
+    bool leaky = g_hash_table_contains(m->leaky, GSIZE_TO_POINTER((gsize)obj));
     const CClass *c = &m->world->prog->classes[o->class_index];
     for (int f = 0; f < c->n_fields; f++) {
         if (!c->fields[f].is_final)
             continue;
         Loc loc = world_field_loc(m->world, obj, f);
         int64_t value = 0, event = 0;
+        uint64_t last_id = 0;
         for (int64_t i = n_writes(m) - 1; i >= 0; i--) {
             const int64_t *w = wentry(m, i);
             if (w[W_LOC] == loc && w[W_TID] == tid) {
                 value = w[W_VALUE];
                 event = w[W_EVENT] + 1;
+                last_id = (uint64_t)w[W_ID];
                 break;
             }
         }
+        if (!leaky && !awaited_reads_hold(m, loc, last_id))
+            return false;
         trail_set(m->trail, m->h_fval, (size_t)loc, value);
         trail_set(m->trail, m->h_fevent, (size_t)loc, event);
     }
     trail_set(m->trail, m->h_frozen, (size_t)obj, 1);
+    return true;
 }
 
 static bool jmm_sync(Model *m, int tid, SyncKind kind, int64_t arg, Event *ev)
@@ -544,9 +610,8 @@ static bool jmm_sync(Model *m, int tid, SyncKind kind, int64_t arg, Event *ev)
     (void)ev;
     ensure(m);
     if (kind == SYNC_FREEZE)
-        freeze(m, tid, arg);
-    else
-        hb_sync(&m->hb, tid, kind, arg);
+        return freeze(m, tid, arg);
+    hb_sync(&m->hb, tid, kind, arg);
     return true;
 }
 
@@ -708,7 +773,8 @@ static bool jmm_another_round(Model *m, Result *r)
         r->drf_shortcut = true;
         return false;
     }
-    if (m->round > 0 && g_hash_table_size(m->ws) == m->ws_old_size)
+    if (m->round > 0 && g_hash_table_size(m->ws) == m->ws_old_size &&
+        g_hash_table_size(m->leaky) == m->leaky_old_size)
         return false;
     snapshot_writeset(m);
     m->round++;
