@@ -177,6 +177,7 @@ bool relaxed_has(const GArray *set, StaticLoc s);
 void result_add_race(Result *r, StaticLoc s, RaceAccess a, RaceAccess b, const Event *trace,
                      size_t trace_len);
 const char *race_class_name(RaceClass c);   /* "benign", ... */
+void advice_free(Advice *a);
 /* Adds one search's figures to r->total. */
 void result_add_stats(Result *r, const SearchStats *s);
 /* Forgets the states and violations found so far (the figures stay): a

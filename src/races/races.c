@@ -15,8 +15,10 @@
  * volatile (for array elements: use an atomic array, whose elements are
  * volatile), make another location of the program volatile, or, when one
  * access of the pair holds a lock and the other does not, put the other in
- * a synchronized block on the same lock. Each piece is checked by running
- * sc race detection and the jmm search again on the changed program.
+ * a synchronized block on the same lock, or perform before the access an
+ * acquire that orders other threads' accesses: read a volatile, or join
+ * the writing thread. Each piece is checked by running sc race detection
+ * and the jmm search again on the changed program.
  */
 #include "pathrelax/lang.h"
 #include "pathrelax/races.h"
@@ -331,6 +333,84 @@ static void advise_lock(Advisor *a, Race *race, const World *w, RaceAccess locke
     g_free(lock);
 }
 
+/* The source with code inserted just before the statement (and kept with
+   it, in braces, unless it is a declaration, whose local must stay in
+   scope). Lines do not move. */
+static char *insert_before(const Ast *ast, const Stmt *st, const char *code)
+{
+    size_t start = st->src_start, end = st->src_end;
+    if (st->kind == ST_LOCAL)
+        return g_strdup_printf("%.*s%s %s", (int)start, ast->source, code, ast->source + start);
+    return g_strdup_printf("%.*s{ %s %.*s }%s", (int)start, ast->source, code, (int)(end - start),
+                           ast->source + start, ast->source + end);
+}
+
+/* Checks a rewritten source; keeps the advice only when it is verified
+   (an acquire that does not remove the race is not worth showing).
+   Returns false when the rewrite does not load. */
+static bool advise_rewrite(Advisor *a, Race *race, const char *text, char *advice_text, char *change)
+{
+    GError *err = NULL;
+    Ast *changed = lang_load_string(a->prog->ast->filename, text, &err);
+    g_clear_error(&err);
+    if (!changed) {
+        g_free(advice_text);
+        g_free(change);
+        return false;
+    }
+    Program *prog = compile_program(changed);
+    Check *c = check_new(prog, a->base, a->base->make_volatile);
+    Advice *adv = g_new0(Advice, 1);
+    adv->text = advice_text;
+    adv->change = change;
+    set_verdict(adv, c, race);
+    if (adv->verified)
+        g_ptr_array_add(race->advice, adv);
+    else
+        advice_free(adv);
+    check_free(c);
+    program_free(prog);
+    ast_free(changed);
+    return true;
+}
+
+/* JRF-E's "perform the same acquire": before the access, read a volatile
+   global (each is tried), or join the thread of the other access. */
+static void advise_acquire(Advisor *a, Race *race, const World *w)
+{
+    const Ast *ast = a->prog->ast;
+    const RaceAccess *bare = &race->manifest;
+    Found f = find_statement(ast, bare->line);
+    if (!f.stmt)
+        return;
+    const char *verb = bare->is_write ? "write" : "read";
+    for (int g = 0; g < a->prog->n_globals; g++) {
+        const CVar *v = &a->prog->globals[g];
+        if (!v->is_volatile || type_is_ref(v->type))
+            continue;
+        char *type = type_to_string(v->type);
+        char *code = g_strdup_printf("%s pathrelax_acquire = %s;", type, v->name);
+        char *text = insert_before(ast, f.stmt, code);
+        advise_rewrite(a, race, text,
+                       g_strdup_printf("read volatile %s before the %s at line %d", v->name, verb, bare->line),
+                       g_strdup_printf("'%s' before line %d", code, f.stmt->pos.line));
+        g_free(text);
+        g_free(code);
+        g_free(type);
+    }
+    int writer = race->source.tid;
+    if (writer > 0 && writer != bare->tid) {
+        const char *name = world_thread_name(w, writer);
+        char *code = g_strdup_printf("join %s;", name);
+        char *text = insert_before(ast, f.stmt, code);
+        advise_rewrite(a, race, text,
+                       g_strdup_printf("join %s before the %s at line %d", name, verb, bare->line),
+                       g_strdup_printf("'%s' before line %d", code, f.stmt->pos.line));
+        g_free(text);
+        g_free(code);
+    }
+}
+
 /* Advice for a destructive race: its own location first, then each other
    racy location. Only verified pieces and the first one (so the user sees
    why the obvious fix falls short) are kept. */
@@ -341,6 +421,7 @@ static void advise_race(Advisor *a, Race *race, const GPtrArray *races, const Wo
         advise_lock(a, race, w, race->source, race->manifest);
     else if (race->manifest.lock && !race->source.lock)
         advise_lock(a, race, w, race->manifest, race->source);
+    advise_acquire(a, race, w);
     GPtrArray *seen = g_ptr_array_new();
     for (guint i = 0; i < races->len; i++) {
         const Race *other = g_ptr_array_index(races, i);

@@ -63,7 +63,7 @@ static void execution_free(Execution *e)
     g_free(e);
 }
 
-static void advice_free(Advice *a)
+void advice_free(Advice *a)
 {
     g_free(a->text);
     g_free(a->change);

@@ -252,6 +252,32 @@ START_TEST(lock_advice_wraps_the_bare_access)
 }
 END_TEST
 
+START_TEST(acquire_advice_joins_the_writer)
+{
+    /* T1: x = 1; flag = true (plain). T2 reads flag and, if set, x (line
+       6), asserting 1. Under jmm T2 may see flag set and x stale: a
+       failure only jmm shows, so the race on x is destructive. Performing
+       an acquire that orders T1's write before the read fixes it: joining
+       T1 just before line 6 (T1 then has ended, so its writes happen-before
+       the read): verified. No volatile global exists, so no volatile read
+       is offered. */
+    Run run = analyse("Java acq\nint x; boolean flag;\n"
+                      "thread T1 { x = 1; flag = true; }\n"
+                      "thread T2 {\n"
+                      "  boolean f = flag;\n"
+                      "  if (f) { int s = x;\n"
+                      "           assert s == 1; }\n"
+                      "}\n",
+                      NULL);
+    const Race *race = race_on(run.r, "x", 3, 6);
+    ck_assert_int_eq(race->cls, RACE_DESTRUCTIVE);
+    const Advice *a = advice(race, "join T1 before the read at line 6");
+    ck_assert(a->verified);
+    ck_assert_str_eq(a->change, "'join T1;' before line 6");
+    run_free(&run);
+}
+END_TEST
+
 START_TEST(volatile_option_removes_race)
 {
     /* --volatile flag, --volatile data: with both volatile nothing is
@@ -325,6 +351,7 @@ static Suite *races_suite(void)
     tcase_add_test(tc, cut_search_is_undecided);
     tcase_add_test(tc, array_race_gets_atomic_array_advice);
     tcase_add_test(tc, lock_advice_wraps_the_bare_access);
+    tcase_add_test(tc, acquire_advice_joins_the_writer);
     tcase_add_test(tc, volatile_option_removes_race);
     tcase_add_test(tc, relax_pins_failure_on_one_location);
     tcase_add_test(tc, unknown_location_is_reported);
