@@ -45,8 +45,8 @@ typedef struct {
     int moves_cap;
     GArray **shown_vals;   /* per shown location: its final values */
     GArray *step_scratch;
-    int64_t *choices_values; /* scratch for final_values */
-    int values_cap;
+    int64_t *final_scratch; /* for the model's final_values */
+    int final_cap;
     GArray *unroll_cuts;   /* Level copies: the states where --unroll cut */
     GArray *exec_states;   /* int64: the final states of the current path */
     GArray *exec_pos;      /* int32 scratch for key_execution */
@@ -87,13 +87,13 @@ static bool add_transitions(Search *s)
 static void append_final_values(Search *s, Loc loc, GArray *out)
 {
     Machine *mc = &s->mc;
-    int n = mc->ops->final_values(mc->model, loc, s->choices_values, s->values_cap);
-    if (n > s->values_cap) {
-        s->values_cap = n * 2;
-        s->choices_values = g_renew(int64_t, s->choices_values, s->values_cap);
-        n = mc->ops->final_values(mc->model, loc, s->choices_values, s->values_cap);
+    int n = mc->ops->final_values(mc->model, loc, s->final_scratch, s->final_cap);
+    if (n > s->final_cap) {
+        s->final_cap = n * 2;
+        s->final_scratch = g_renew(int64_t, s->final_scratch, s->final_cap);
+        n = mc->ops->final_values(mc->model, loc, s->final_scratch, s->final_cap);
     }
-    g_array_append_vals(out, s->choices_values, (guint)n);
+    g_array_append_vals(out, s->final_scratch, (guint)n);
 }
 
 static StepResult apply(Search *s, const Transition *tr)
@@ -101,13 +101,8 @@ static StepResult apply(Search *s, const Transition *tr)
     Machine *mc = &s->mc;
     if (tr->tid >= 0)
         return machine_step(mc, tr->tid, &tr->choice);
-    EventLog *log = mc->events;
-    if (log->len == log->cap) {
-        log->cap = log->cap ? log->cap * 2 : 256;
-        log->v = g_renew(Event, log->v, log->cap);
-    }
-    Event *ev = &log->v[log->len++];
-    *ev = (Event){.kind = EV_FLUSH, .tid = tr->move.tid, .loc = tr->move.loc, .rf = RF_INIT};
+    Event *ev = machine_event(mc, EV_FLUSH, tr->move.tid, 0);
+    ev->loc = tr->move.loc;
     mc->ops->apply_move(mc->model, &tr->move, ev);
     return STEP_OK;
 }
@@ -508,8 +503,8 @@ void explore_run(World *world, const ModelOps *ops, Model *model, Trail *trail, 
     s.choices_cap = s.moves_cap = 16;
     s.choices = g_new(ReadChoice, s.choices_cap);
     s.moves = g_new(ModelMove, s.moves_cap);
-    s.values_cap = 16;
-    s.choices_values = g_new(int64_t, s.values_cap);
+    s.final_cap = 16;
+    s.final_scratch = g_new(int64_t, s.final_cap);
     guint n_shown = world->prog->ast->shown->len;
     s.shown_vals = g_new(GArray *, n_shown + 1);
     for (guint i = 0; i < n_shown; i++)
@@ -539,7 +534,7 @@ void explore_run(World *world, const ModelOps *ops, Model *model, Trail *trail, 
     g_array_free(s.relaxed, TRUE);
     g_free(s.choices);
     g_free(s.moves);
-    g_free(s.choices_values);
+    g_free(s.final_scratch);
     g_array_free(s.snapshots, TRUE);
     g_array_free(s.transitions, TRUE);
     g_array_free(s.levels, TRUE);

@@ -94,6 +94,10 @@ static inline int64_t machine_register(const Machine *mc, int tid, int slot)
     return mc->th[tid][TH_HEADER + FRAME_HEADER + slot];
 }
 
+/* Appends an event to the path's trace and returns it (rf INIT, no
+   location: the caller completes it). */
+Event *machine_event(Machine *mc, EventKind kind, int tid, int line);
+
 /* Appends the machine's part of the state key; loop counters go to
    counters instead (state matching compares them by domination). */
 void machine_key(Machine *mc, KeyBuf *key, GArray *counters);

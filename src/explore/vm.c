@@ -101,7 +101,7 @@ void machine_free(Machine *mc)
 
 /* ---- events and violations ------------------------------------------ */
 
-static Event *new_event(Machine *mc, EventKind kind, int tid, int line)
+Event *machine_event(Machine *mc, EventKind kind, int tid, int line)
 {
     EventLog *log = mc->events;
     if (log->len == log->cap) {
@@ -153,13 +153,13 @@ static StepResult end_thread(Machine *mc, int tid, int line, bool died)
                 continue;
             trail_set(mc->trail, mc->h_owner, (size_t)obj, 0);
             trail_set(mc->trail, mc->h_count, (size_t)obj, 0);
-            Event *ev = new_event(mc, EV_UNLOCK, tid, line);
+            Event *ev = machine_event(mc, EV_UNLOCK, tid, line);
             ev->arg = obj;
             if (!mc->ops->sync(mc->model, tid, SYNC_UNLOCK, obj, ev))
                 return STEP_DISCARD;
         }
     }
-    Event *ev = new_event(mc, EV_END, tid, line);
+    Event *ev = machine_event(mc, EV_END, tid, line);
     if (!mc->ops->sync(mc->model, tid, SYNC_END, 0, ev))
         return STEP_DISCARD;
     mc->th[tid][TH_STATUS] = died ? TS_DEAD : TS_ENDED;
@@ -170,7 +170,7 @@ static StepResult end_thread(Machine *mc, int tid, int line, bool died)
 
 static StepResult throw_exception(Machine *mc, int tid, int line, ExceptionKind exc)
 {
-    Event *ev = new_event(mc, EV_EXCEPTION, tid, line);
+    Event *ev = machine_event(mc, EV_EXCEPTION, tid, line);
     ev->msg = (int32_t)exc;
     note_violation(mc, VIOL_EXCEPTION, tid, line, (int)exc);
     return end_thread(mc, tid, line, true);
@@ -411,7 +411,7 @@ static StepResult run_local(Machine *mc, int tid)
         case OP_RETV: ret(th, true); continue;
         case OP_ASSERT:
             if (pop(th) == 0) {
-                Event *ev = new_event(mc, EV_ASSERT, tid, in->line);
+                Event *ev = machine_event(mc, EV_ASSERT, tid, in->line);
                 ev->msg = in->a;
                 note_violation(mc, VIOL_ASSERT, tid, in->line, in->a);
                 return end_thread(mc, tid, in->line, true); /* AssertionError */
@@ -534,7 +534,7 @@ static StepResult do_read(Machine *mc, int tid, const Insn *in, const ReadChoice
     if (loc == LOC_NONE)
         return throw_exception(mc, tid, in->line, exc);
     th[TH_SP] -= in->op == OP_GETG ? 0 : in->op == OP_GETF ? 1 : 2;
-    Event *ev = new_event(mc, EV_READ, tid, in->line);
+    Event *ev = machine_event(mc, EV_READ, tid, in->line);
     ev->loc = loc;
     ev->is_volatile = mc->world->locs[loc].is_volatile;
     mc->ops->read(mc->model, tid, loc, choice, ev);
@@ -551,7 +551,7 @@ static StepResult do_write(Machine *mc, int tid, const Insn *in)
         return throw_exception(mc, tid, in->line, exc);
     int64_t value = pop(th);
     th[TH_SP] -= in->op == OP_PUTG ? 0 : in->op == OP_PUTF ? 1 : 2;
-    Event *ev = new_event(mc, EV_WRITE, tid, in->line);
+    Event *ev = machine_event(mc, EV_WRITE, tid, in->line);
     ev->loc = loc;
     ev->value = value;
     if (tid == 0 && in->op == OP_PUTG)
@@ -570,7 +570,7 @@ static StepResult do_lock(Machine *mc, int tid, const Insn *in)
     trail_set(mc->trail, mc->h_count, (size_t)obj, count + 1);
     if (count > 0)
         return STEP_OK; /* re-entry: no new synchronisation */
-    Event *ev = new_event(mc, EV_LOCK, tid, in->line);
+    Event *ev = machine_event(mc, EV_LOCK, tid, in->line);
     ev->arg = obj;
     return mc->ops->sync(mc->model, tid, SYNC_LOCK, obj, ev) ? STEP_OK : STEP_DISCARD;
 }
@@ -585,7 +585,7 @@ static StepResult do_unlock(Machine *mc, int tid, const Insn *in)
     if (count > 0)
         return STEP_OK;
     trail_set(mc->trail, mc->h_owner, (size_t)obj, 0);
-    Event *ev = new_event(mc, EV_UNLOCK, tid, in->line);
+    Event *ev = machine_event(mc, EV_UNLOCK, tid, in->line);
     ev->arg = obj;
     return mc->ops->sync(mc->model, tid, SYNC_UNLOCK, obj, ev) ? STEP_OK : STEP_DISCARD;
 }
@@ -600,7 +600,7 @@ StepResult machine_step(Machine *mc, int tid, const ReadChoice *choice)
     case OP_LOCK: r = do_lock(mc, tid, in); break;
     case OP_UNLOCK: r = do_unlock(mc, tid, in); break;
     case OP_JOIN: {
-        Event *ev = new_event(mc, EV_JOIN, tid, in->line);
+        Event *ev = machine_event(mc, EV_JOIN, tid, in->line);
         ev->arg = in->a;
         r = mc->ops->sync(mc->model, tid, SYNC_JOIN, in->a, ev) ? STEP_OK : STEP_DISCARD;
         break;
