@@ -29,6 +29,8 @@ typedef enum {
     TY_NULL,   /* type of the literal null: assignable to any class/array */
     TY_CLASS,  /* class_index names the class */
     TY_ARRAY,  /* elem is the element type */
+    TY_ATOMIC_INT,   /* AtomicInteger, a built-in class */
+    TY_ATOMIC_ARRAY, /* AtomicIntegerArray, a built-in class; elem is int */
     TY_ERROR,  /* after a reported error, to avoid cascades */
 } TypeKind;
 
@@ -42,9 +44,11 @@ struct Type {
 
 /* Interned basic types, shared by every Ast. */
 extern const Type type_void, type_int, type_long, type_bool, type_null, type_error;
+extern const Type type_atomic_int, type_atomic_array;
 
 bool type_equal(const Type *a, const Type *b);
-bool type_is_ref(const Type *t);      /* class, array or null */
+bool type_is_ref(const Type *t);      /* class, array, atomic or null */
+bool type_is_atomic(const Type *t);   /* AtomicInteger or AtomicIntegerArray */
 bool type_is_numeric(const Type *t);  /* int or long */
 /* Writes "int", "long[]", "Helper" ... into a newly allocated string. */
 char *type_to_string(const Type *t);
@@ -76,6 +80,18 @@ typedef enum {
     OPR_EQ, OPR_NE, OPR_LT, OPR_LE, OPR_GT, OPR_GE,
     OPR_NEG, OPR_NOT, OPR_BITNOT,        /* unary - ! ~ */
 } Operator;
+
+/* The built-in methods of AtomicInteger and AtomicIntegerArray; those of
+   an AtomicIntegerArray take the element's index first. */
+typedef enum {
+    ATOMIC_NONE,            /* not a call of a built-in method */
+    ATOMIC_GET,
+    ATOMIC_SET,
+    ATOMIC_COMPARE_AND_SET,
+    ATOMIC_GET_AND_INCREMENT,
+    ATOMIC_INCREMENT_AND_GET,
+    ATOMIC_LENGTH,          /* AtomicIntegerArray only */
+} AtomicMethod;
 
 /* What a name or field expression resolves to (set by the checker). */
 /* "+", "&&", "<=", ...: an operator as Java spells it. */
@@ -109,6 +125,8 @@ struct Expr {
     int method_index;      /* EX_CALL: index into Ast.methods;
                               EX_NEW_OBJECT: constructor's method index, or -1
                               when the class has no constructor */
+    AtomicMethod atomic;   /* EX_CALL on an atomic receiver: the built-in
+                              method (method_index is then -1) */
 };
 
 /* ---- statements ----------------------------------------------------- */

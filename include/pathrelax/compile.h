@@ -50,6 +50,14 @@ typedef enum {
     OP_PUTF,       /* v = pop; obj = pop; obj.field[a] = v */
     OP_ALOAD,      /* i = pop; arr = pop; push arr[i] (NPE, AIOOBE) */
     OP_ASTORE,     /* v = pop; i = pop; arr = pop; arr[i] = v */
+    /* The atomic steps of AtomicInteger (a = the field, k = its class, as
+       for GETF) and AtomicIntegerArray (a = ATOMIC_ELEMENT; an index i
+       follows the array): a volatile read and, if it writes, a volatile
+       write of the same location with nothing in between. */
+    OP_CAS,        /* update = pop; expect = pop; [i = pop;] obj = pop;
+                      if obj.f == expect: obj.f = update; push 1, else 0 */
+    OP_GETADD,     /* delta = pop; [i = pop;] obj = pop;
+                      push obj.f; obj.f += delta (wrapping as an int) */
     OP_LOCK,       /* obj = pop; enter its monitor (re-entrant; NPE) */
     OP_UNLOCK,     /* obj = pop; leave its monitor */
     OP_JOIN,       /* wait until thread a has ended */
@@ -75,6 +83,9 @@ typedef enum {
 } Opcode;
 
 static inline bool op_is_visible(int op) { return op >= OP_GETG && op <= OP_JOIN; }
+
+/* Insn.a of OP_CAS and OP_GETADD on an element of an AtomicIntegerArray. */
+#define ATOMIC_ELEMENT (-1)
 
 typedef struct {
     uint16_t op;
@@ -105,6 +116,11 @@ typedef struct {
     bool is_final;
 } CVar;                    /* a global or a field */
 
+/* An AtomicInteger is an object of a built-in class "AtomicInteger" with
+   one volatile int field "value"; the compiler appends it to
+   Program.classes when the code needs it. An AtomicIntegerArray is an
+   array whose type (in Program.types) is TY_ATOMIC_ARRAY: its elements
+   are volatile. */
 typedef struct {
     const char *name;
     CVar *fields;

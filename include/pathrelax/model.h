@@ -61,6 +61,8 @@ typedef enum {
     SYNC_LOCK,    /* arg: object id (outermost acquisition only) */
     SYNC_UNLOCK,  /* arg: object id (outermost release only) */
     SYNC_FREEZE,  /* arg: object id; end of a constructor with final fields */
+    SYNC_FENCE,   /* before an atomic step (compareAndSet, getAndIncrement):
+                     a full fence, orders nothing by itself */
 } SyncKind;
 
 /* A value a read may return, and which write gives it (model-private). */
@@ -139,8 +141,8 @@ typedef struct ModelOps {
     /* Performs a write; completes ev. Returns false when the write makes
        the path ill-formed (the path is discarded). */
     bool (*write)(Model *m, int tid, Loc loc, int64_t value, Event *ev);
-    /* A synchronisation action; ev is NULL for SYNC_START and
-       SYNC_FREEZE. Returns false when it makes the path ill-formed. */
+    /* A synchronisation action; ev is NULL for SYNC_START, SYNC_FREEZE
+       and SYNC_FENCE. Returns false when it makes the path ill-formed. */
     bool (*sync)(Model *m, int tid, SyncKind kind, int64_t arg, Event *ev);
 
     /* Model-internal steps enabled now (may be NULL: none). Same protocol

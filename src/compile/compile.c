@@ -20,6 +20,8 @@ typedef struct {
     int *synth_ctor;       /* per class: synthesised constructor or -1 */
     GPtrArray *types;      /* const Type*: interned array types */
     GArray *asserts;       /* CAssert */
+    int atomic_class;      /* Program.classes index of AtomicInteger, or -1
+                              until the code needs it */
 } Compiler;
 
 /* ---- per-method state ----------------------------------------------- */
@@ -263,8 +265,98 @@ static void compile_field(Gen *g, const Expr *e)
         emit_field(g, OP_GETF, e->sym_class, e->sym_index, e->pos);
 }
 
+/* ---- AtomicInteger and AtomicIntegerArray ----------------------------- */
+
+/* The built-in class of AtomicInteger (see compile.h), added to
+   Program.classes the first time it is needed. */
+static int atomic_integer_class(Compiler *comp)
+{
+    if (comp->atomic_class >= 0)
+        return comp->atomic_class;
+    Program *prog = comp->prog;
+    CVar *value = g_new0(CVar, 1);
+    *value = (CVar){ .name = "value", .type = &type_int, .is_volatile = true };
+    prog->classes = g_renew(CClass, prog->classes, prog->n_classes + 1);
+    prog->classes[prog->n_classes] = (CClass){ .name = "AtomicInteger", .fields = value,
+                                               .n_fields = 1 };
+    comp->atomic_class = prog->n_classes++;
+    return comp->atomic_class;
+}
+
+/* An access to an AtomicInteger's value (op as on a field: GETF, PUTF,
+   CAS, GETADD), or the same access to an element of an
+   AtomicIntegerArray, whose index is then on the stack. */
+static void emit_atomic_access(Gen *g, Opcode op, bool on_array, SrcPos pos)
+{
+    if (!on_array) {
+        emit_field(g, op, atomic_integer_class(g->comp), 0, pos);
+        return;
+    }
+    switch (op) {
+    case OP_GETF: emit(g, OP_ALOAD, 0, pos); break;
+    case OP_PUTF: emit(g, OP_ASTORE, 0, pos); break;
+    default: emit(g, op, ATOMIC_ELEMENT, pos); break;
+    }
+}
+
+/* The receiver, the arguments (an array's index first), then the access.
+   getAndIncrement adds 1 in one atomic step; incrementAndGet is the same
+   step plus 1 added locally. */
+static void compile_atomic_call(Gen *g, const Expr *e)
+{
+    bool on_array = e->lhs->type->kind == TY_ATOMIC_ARRAY;
+    compile_expr(g, e->lhs);
+    compile_args(g, e->args);
+    switch (e->atomic) {
+    case ATOMIC_GET:
+        emit_atomic_access(g, OP_GETF, on_array, e->pos);
+        break;
+    case ATOMIC_SET:
+        emit_atomic_access(g, OP_PUTF, on_array, e->pos);
+        break;
+    case ATOMIC_COMPARE_AND_SET:
+        emit_atomic_access(g, OP_CAS, on_array, e->pos);
+        break;
+    case ATOMIC_GET_AND_INCREMENT:
+    case ATOMIC_INCREMENT_AND_GET:
+        emit_const(g, 1, e->pos);
+        emit_atomic_access(g, OP_GETADD, on_array, e->pos);
+        if (e->atomic == ATOMIC_INCREMENT_AND_GET) {
+            emit_const(g, 1, e->pos);
+            emit(g, OP_IADD, 0, e->pos);
+        }
+        break;
+    case ATOMIC_LENGTH:
+        emit(g, OP_ARRAYLEN, 0, e->pos);
+        break;
+    case ATOMIC_NONE:
+        g_assert_not_reached();
+    }
+}
+
+/* new AtomicIntegerArray(n) is an array; new AtomicInteger(v) an object
+   whose value gets v by a (volatile) write, as in its Java constructor. */
+static void compile_new_atomic(Gen *g, const Expr *e)
+{
+    if (e->type->kind == TY_ATOMIC_ARRAY) {
+        compile_args(g, e->args);
+        emit(g, OP_NEWARRAY, intern_type(g->comp, e->type), e->pos);
+        return;
+    }
+    emit(g, OP_NEW, atomic_integer_class(g->comp), e->pos);
+    if (e->args->len == 0)
+        return;
+    emit(g, OP_DUP, 0, e->pos);
+    compile_args(g, e->args);
+    emit_atomic_access(g, OP_PUTF, false, e->pos);
+}
+
 static void compile_call(Gen *g, const Expr *e)
 {
+    if (e->atomic != ATOMIC_NONE) {
+        compile_atomic_call(g, e);
+        return;
+    }
     const MethodDecl *callee = g_ptr_array_index(g->comp->ast->methods, e->method_index);
     if (callee->class_index >= 0) {
         if (e->lhs)
@@ -278,6 +370,10 @@ static void compile_call(Gen *g, const Expr *e)
 
 static void compile_new_object(Gen *g, const Expr *e)
 {
+    if (type_is_atomic(e->type)) {
+        compile_new_atomic(g, e);
+        return;
+    }
     int class_index = e->type->class_index;
     int ctor = e->method_index >= 0 ? e->method_index : g->comp->synth_ctor[class_index];
     emit(g, OP_NEW, class_index, e->pos);
@@ -864,6 +960,10 @@ static int stack_effect(const Program *prog, const Insn *in)
         return -2;
     case OP_ASTORE:
         return -3;
+    case OP_CAS:
+        return in->a == ATOMIC_ELEMENT ? -3 : -2;
+    case OP_GETADD:
+        return in->a == ATOMIC_ELEMENT ? -2 : -1;
     case OP_CALL: {
         const CMethod *callee = &prog->methods[in->a];
         return (callee->returns_value ? 1 : 0) - callee->n_params;
@@ -1187,6 +1287,7 @@ Program *compile_program(const Ast *ast)
         .synth_ctor = g_new0(int, ast->classes->len),
         .types = g_ptr_array_new(),
         .asserts = g_array_new(FALSE, FALSE, sizeof(CAssert)),
+        .atomic_class = -1,
     };
     prog->ast = ast;
     copy_globals(prog, ast);

@@ -19,7 +19,8 @@ static const char *const opcode_names[OP__COUNT] = {
     [OP_GE] = "GE",
     [OP_JMP] = "JMP", [OP_JZ] = "JZ", [OP_JNZ] = "JNZ",
     [OP_GETG] = "GETG", [OP_PUTG] = "PUTG", [OP_GETF] = "GETF", [OP_PUTF] = "PUTF",
-    [OP_ALOAD] = "ALOAD", [OP_ASTORE] = "ASTORE", [OP_LOCK] = "LOCK",
+    [OP_ALOAD] = "ALOAD", [OP_ASTORE] = "ASTORE", [OP_CAS] = "CAS",
+    [OP_GETADD] = "GETADD", [OP_LOCK] = "LOCK",
     [OP_UNLOCK] = "UNLOCK", [OP_JOIN] = "JOIN",
     [OP_NEW] = "NEW", [OP_NEWARRAY] = "NEWARRAY", [OP_ARRAYLEN] = "ARRAYLEN",
     [OP_FREEZE] = "FREEZE", [OP_CALL] = "CALL", [OP_RET] = "RET", [OP_RETV] = "RETV",
@@ -64,6 +65,10 @@ static void append_operand(GString *out, const Program *prog, const Insn *in)
         break;
     case OP_GETF: case OP_PUTF:
         append_field(out, prog, in);
+        break;
+    case OP_CAS: case OP_GETADD:    /* on an array element: no operand */
+        if (in->a != ATOMIC_ELEMENT)
+            append_field(out, prog, in);
         break;
     case OP_JOIN:    /* thread id a is Program.threads[a - 1] */
         g_string_append_printf(out, " %s", prog->threads[in->a - 1].name);

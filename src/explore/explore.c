@@ -172,9 +172,9 @@ static void report_violations(Search *s, guint from)
     }
 }
 
-/* The values a shown location may have at this path's end: one for a
-   register; for a global, each value the model allows (several under jmm),
-   followed through the location's .f and [k] steps. */
+/* The values a shown location may have at this path's end: a register's
+   one value, or each value the model allows a global (several under jmm),
+   then followed through the location's .f and [k] steps. */
 static void shown_values(Search *s, const CondLoc *cl, GArray *out)
 {
     Machine *mc = &s->mc;
@@ -182,9 +182,9 @@ static void shown_values(Search *s, const CondLoc *cl, GArray *out)
     if (cl->is_register) {
         int64_t v = machine_register(mc, cl->thread_index + 1, cl->reg_slot);
         g_array_append_val(out, v);
-        return;
+    } else {
+        append_final_values(s, cl->global_index, out);
     }
-    append_final_values(s, cl->global_index, out);
     GArray *next = s->step_scratch;
     for (guint st = 0; cl->steps && st < cl->steps->len; st++) {
         const LocStep *step = &g_array_index(cl->steps, LocStep, st);

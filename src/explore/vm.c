@@ -445,13 +445,33 @@ StepResult machine_start(Machine *mc)
 
 /* ---- visible actions -------------------------------------------------- */
 
+/* How many operands lie above the object (or the array and index) an
+   action acts on: a write's value, a CAS's expected and new values, a
+   GETADD's delta. */
+static int operands_above_target(const Insn *in)
+{
+    switch (in->op) {
+    case OP_PUTF: case OP_ASTORE: case OP_GETADD: return 1;
+    case OP_CAS: return 2;
+    default: return 0;
+    }
+}
+
+/* The plain access whose location an action has: an atomic step acts on a
+   field (AtomicInteger) or an element (AtomicIntegerArray). */
+static int access_shape(const Insn *in)
+{
+    if (in->op != OP_CAS && in->op != OP_GETADD)
+        return in->op;
+    return in->a == ATOMIC_ELEMENT ? OP_ALOAD : OP_GETF;
+}
+
 /* The location a parked read or write acts on, or LOC_NONE when the action
    throws instead (*exc says which). */
 static Loc action_loc(const Machine *mc, const int64_t *th, const Insn *in, ExceptionKind *exc)
 {
-    bool is_write = in->op == OP_PUTF || in->op == OP_ASTORE;
-    int base = is_write ? 1 : 0; /* a write has its value on top */
-    switch (in->op) {
+    int base = operands_above_target(in);
+    switch (access_shape(in)) {
     case OP_GETG:
     case OP_PUTG:
         return in->a;
@@ -497,7 +517,9 @@ int machine_thread_options(Machine *mc, int tid, ReadChoice **choices, int *choi
     switch (in->op) {
     case OP_GETG:
     case OP_GETF:
-    case OP_ALOAD: {
+    case OP_ALOAD:
+    case OP_CAS:
+    case OP_GETADD: {
         ExceptionKind exc;
         Loc loc = action_loc(mc, th, in, &exc);
         if (loc == LOC_NONE)
@@ -560,6 +582,53 @@ static StepResult do_write(Machine *mc, int tid, const Insn *in)
     return mc->ops->write(mc->model, tid, loc, value, ev) ? STEP_OK : STEP_DISCARD;
 }
 
+/* The read half of an atomic step; returns the value read. */
+static int64_t atomic_read(Machine *mc, int tid, const Insn *in, Loc loc, const ReadChoice *choice)
+{
+    Event *ev = machine_event(mc, EV_READ, tid, in->line);
+    ev->loc = loc;
+    ev->is_volatile = mc->world->locs[loc].is_volatile;
+    mc->ops->read(mc->model, tid, loc, choice, ev);
+    return ev->value;
+}
+
+/* The write half; false when the model finds the path ill-formed. */
+static bool atomic_write(Machine *mc, int tid, const Insn *in, Loc loc, int64_t value)
+{
+    Event *ev = machine_event(mc, EV_WRITE, tid, in->line);
+    ev->loc = loc;
+    ev->value = value;
+    ev->is_volatile = mc->world->locs[loc].is_volatile;
+    return mc->ops->write(mc->model, tid, loc, value, ev);
+}
+
+/* compareAndSet (OP_CAS) or getAndAdd (OP_GETADD) in one visible step: a
+   fence (tso and pso drain the thread's buffers), the read, and the write
+   when the CAS succeeds or always for GETADD, with no other action in
+   between. The location is volatile, so the read has one choice, which
+   the fence leaves unchanged: volatile writes are never buffered. */
+static StepResult do_atomic(Machine *mc, int tid, const Insn *in, const ReadChoice *choice)
+{
+    int64_t *th = mc->th[tid];
+    ExceptionKind exc;
+    Loc loc = action_loc(mc, th, in, &exc);
+    if (loc == LOC_NONE)
+        return throw_exception(mc, tid, in->line, exc);
+    bool is_cas = in->op == OP_CAS;
+    int64_t operand = pop(th); /* the new value, or the delta */
+    int64_t expect = is_cas ? pop(th) : 0;
+    th[TH_SP] -= in->a == ATOMIC_ELEMENT ? 2 : 1;
+    if (!mc->ops->sync(mc->model, tid, SYNC_FENCE, 0, NULL))
+        return STEP_DISCARD;
+    int64_t old = atomic_read(mc, tid, in, loc, choice);
+    bool writes = !is_cas || old == expect;
+    int64_t value = is_cas ? operand : wrap32((uint64_t)old + (uint64_t)operand);
+    if (writes && !atomic_write(mc, tid, in, loc, value))
+        return STEP_DISCARD;
+    push(th, is_cas ? writes : old);
+    return STEP_OK;
+}
+
 static StepResult do_lock(Machine *mc, int tid, const Insn *in)
 {
     int64_t obj = pop(mc->th[tid]);
@@ -597,6 +666,7 @@ StepResult machine_step(Machine *mc, int tid, const ReadChoice *choice)
     switch (in->op) {
     case OP_GETG: case OP_GETF: case OP_ALOAD: r = do_read(mc, tid, in, choice); break;
     case OP_PUTG: case OP_PUTF: case OP_ASTORE: r = do_write(mc, tid, in); break;
+    case OP_CAS: case OP_GETADD: r = do_atomic(mc, tid, in, choice); break;
     case OP_LOCK: r = do_lock(mc, tid, in); break;
     case OP_UNLOCK: r = do_unlock(mc, tid, in); break;
     case OP_JOIN: {

@@ -125,6 +125,10 @@ int64_t world_intern_object(World *w, int tid, int seq, int class_index, int typ
         .length = length,
         .loc_base = add_locations(w, id, count, fields),
     };
+    /* The elements of an AtomicIntegerArray are volatile. */
+    if (class_index < 0 && w->prog->types[type_index]->kind == TY_ATOMIC_ARRAY)
+        for (int i = 0; i < count; i++)
+            w->locs[w->objs[id].loc_base + i].is_volatile = true;
     g_hash_table_insert(w->obj_index, g_memdup2(&key, sizeof key), GSIZE_TO_POINTER((gsize)id));
     return id;
 }

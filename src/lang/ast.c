@@ -12,6 +12,8 @@ const Type type_long = { .kind = TY_LONG, .class_index = -1 };
 const Type type_bool = { .kind = TY_BOOL, .class_index = -1 };
 const Type type_null = { .kind = TY_NULL, .class_index = -1 };
 const Type type_error = { .kind = TY_ERROR, .class_index = -1 };
+const Type type_atomic_int = { .kind = TY_ATOMIC_INT, .class_index = -1 };
+const Type type_atomic_array = { .kind = TY_ATOMIC_ARRAY, .class_index = -1, .elem = &type_int };
 
 /* ---- types ---------------------------------------------------------- */
 
@@ -41,7 +43,12 @@ bool type_equal(const Type *a, const Type *b)
 
 bool type_is_ref(const Type *t)
 {
-    return t->kind == TY_CLASS || t->kind == TY_ARRAY || t->kind == TY_NULL;
+    return t->kind == TY_CLASS || t->kind == TY_ARRAY || t->kind == TY_NULL || type_is_atomic(t);
+}
+
+bool type_is_atomic(const Type *t)
+{
+    return t->kind == TY_ATOMIC_INT || t->kind == TY_ATOMIC_ARRAY;
 }
 
 bool type_is_numeric(const Type *t)
@@ -58,6 +65,8 @@ static const char *base_type_name(const Type *t)
     case TY_BOOL: return "boolean";
     case TY_NULL: return "null";
     case TY_CLASS: return t->class_name ? t->class_name : "?";
+    case TY_ATOMIC_INT: return "AtomicInteger";
+    case TY_ATOMIC_ARRAY: return "AtomicIntegerArray";
     case TY_ERROR: return "<error>";
     case TY_ARRAY: break;
     }

@@ -121,6 +121,17 @@ static int method_of(Checker *c, int class_index, const char *name)
 
 /* ---- types ---------------------------------------------------------- */
 
+/* The built-in class named name (AtomicInteger, AtomicIntegerArray), or
+   NULL. */
+static const Type *builtin_type(const char *name)
+{
+    if (strcmp(name, "AtomicInteger") == 0)
+        return &type_atomic_int;
+    if (strcmp(name, "AtomicIntegerArray") == 0)
+        return &type_atomic_array;
+    return NULL;
+}
+
 static const Type *base_of(const Type *t)
 {
     while (t->kind == TY_ARRAY)
@@ -141,6 +152,12 @@ static void resolve_type(Checker *c, const Type *t, SrcPos pos)
     Type *base = (Type *) base_of(t);
     if (base->kind != TY_CLASS || base->class_index >= 0)
         return;
+    const Type *builtin = builtin_type(base->class_name);
+    if (builtin) {
+        base->kind = builtin->kind;
+        base->elem = builtin->elem;
+        return;
+    }
     base->class_index = table_get(c->classes, base->class_name);
     if (base->class_index < 0) {
         error(c, pos, "unknown class '%s'", base->class_name);
@@ -168,7 +185,7 @@ static Conversion conversion(const Type *to, const Type *from)
         return CONV_OK;
     if (to->kind == TY_INT && from->kind == TY_LONG)
         return CONV_LOSSY;
-    if (from->kind == TY_NULL && (to->kind == TY_CLASS || to->kind == TY_ARRAY))
+    if (from->kind == TY_NULL && type_is_ref(to))
         return CONV_OK;
     return CONV_NONE;
 }
@@ -390,10 +407,9 @@ static int resolve_unqualified_call(Checker *c, const Expr *e)
     return -1;
 }
 
-/* obj.m(args): a method of obj's class. */
-static int resolve_qualified_call(Checker *c, const Expr *e)
+/* obj.m(args): a method of obj's class (receiver is obj's type). */
+static int resolve_qualified_call(Checker *c, const Expr *e, const Type *receiver)
 {
-    const Type *receiver = check_value(c, e->lhs);
     if (is_error(receiver))
         return -1;
     if (receiver->kind != TY_CLASS) {
@@ -407,9 +423,95 @@ static int resolve_qualified_call(Checker *c, const Expr *e)
     return m;
 }
 
+/* ---- the methods of AtomicInteger and AtomicIntegerArray ------------ */
+
+typedef struct {
+    const char *name;
+    AtomicMethod method;
+    guint n_values;        /* int arguments, after an array's index */
+    const Type *ret;
+} AtomicMethodInfo;
+
+static const AtomicMethodInfo atomic_methods[] = {
+    { "get", ATOMIC_GET, 0, &type_int },
+    { "set", ATOMIC_SET, 1, &type_void },
+    { "compareAndSet", ATOMIC_COMPARE_AND_SET, 2, &type_bool },
+    { "getAndIncrement", ATOMIC_GET_AND_INCREMENT, 0, &type_int },
+    { "incrementAndGet", ATOMIC_INCREMENT_AND_GET, 0, &type_int },
+    { "length", ATOMIC_LENGTH, 0, &type_int },
+};
+
+static const AtomicMethodInfo *find_atomic_method(const Type *receiver, const char *name)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(atomic_methods); i++) {
+        const AtomicMethodInfo *info = &atomic_methods[i];
+        bool applies = info->method != ATOMIC_LENGTH || receiver->kind == TY_ATOMIC_ARRAY;
+        if (applies && strcmp(info->name, name) == 0)
+            return info;
+    }
+    return NULL;
+}
+
+/* Every argument is an int: an AtomicIntegerArray's index (except for
+   length()), then the values. */
+static void check_atomic_arguments(Checker *c, const Expr *e, const Type *receiver,
+                                   const AtomicMethodInfo *info, const Type **types)
+{
+    bool indexed = receiver->kind == TY_ATOMIC_ARRAY && info->method != ATOMIC_LENGTH;
+    guint n = info->n_values + (indexed ? 1 : 0);
+    if (e->args->len != n) {
+        error(c, e->pos, "method '%s' of %s expects %u argument%s, found %u", e->name,
+              tname(c, receiver), n, n == 1 ? "" : "s", e->args->len);
+        return;
+    }
+    for (guint i = 0; i < n; i++) {
+        const Expr *arg = e->args->pdata[i];
+        char *context = g_strdup_printf("argument %u of method '%s' of %s: ", i + 1, e->name,
+                                        tname(c, receiver));
+        check_assignable(c, &type_int, types[i], arg->pos, context);
+        g_free(context);
+    }
+}
+
+static const Type *check_atomic_call(Checker *c, Expr *e, const Type *receiver)
+{
+    const Type **types = check_argument_values(c, e->args);
+    const AtomicMethodInfo *info = find_atomic_method(receiver, e->name);
+    if (info)
+        check_atomic_arguments(c, e, receiver, info, types);
+    else
+        error(c, e->pos, "%s has no method '%s'", tname(c, receiver), e->name);
+    g_free(types);
+    if (!info)
+        return &type_error;
+    e->atomic = info->method;
+    return info->ret;
+}
+
+/* new AtomicInteger(), new AtomicInteger(int), new AtomicIntegerArray(int) */
+static void check_new_atomic(Checker *c, const Expr *e, const Type *t, const Type **types)
+{
+    guint n = e->args->len;
+    bool is_array = t->kind == TY_ATOMIC_ARRAY;
+    if (is_array ? n != 1 : n > 1) {
+        error(c, e->pos, "constructor '%s' expects %s, found %u", tname(c, t),
+              is_array ? "1 argument" : "0 or 1 arguments", n);
+        return;
+    }
+    if (n == 1) {
+        const Expr *arg = e->args->pdata[0];
+        char *context = g_strdup_printf("argument 1 of constructor '%s': ", tname(c, t));
+        check_assignable(c, &type_int, types[0], arg->pos, context);
+        g_free(context);
+    }
+}
+
 static const Type *check_call(Checker *c, Expr *e)
 {
-    int m = e->lhs ? resolve_qualified_call(c, e) : resolve_unqualified_call(c, e);
+    const Type *receiver = e->lhs ? check_value(c, e->lhs) : NULL;
+    if (receiver && type_is_atomic(receiver))
+        return check_atomic_call(c, e, receiver);
+    int m = e->lhs ? resolve_qualified_call(c, e, receiver) : resolve_unqualified_call(c, e);
     const Type **types = check_argument_values(c, e->args);
     if (m >= 0)
         check_arguments(c, method_at(c, m), e->args, types, e->pos);
@@ -498,6 +600,12 @@ static int resolve_constructor(Checker *c, Expr *e, int class_index, const Type 
 static const Type *check_new_object(Checker *c, Expr *e)
 {
     const Type **types = check_argument_values(c, e->args);
+    const Type *builtin = builtin_type(e->name);
+    if (builtin) {
+        check_new_atomic(c, e, builtin, types);
+        g_free(types);
+        return builtin;
+    }
     int class_index = table_get(c->classes, e->name);
     if (class_index < 0)
         error(c, e->pos, "unknown class '%s'", e->name);
@@ -755,7 +863,7 @@ static void check_return(Checker *c, Stmt *s)
 static void check_synchronized(Checker *c, Stmt *s)
 {
     const Type *t = check_value(c, s->expr);
-    if (!is_error(t) && t->kind != TY_CLASS && t->kind != TY_ARRAY)
+    if (!is_error(t) && t->kind != TY_CLASS && t->kind != TY_ARRAY && !type_is_atomic(t))
         error(c, s->expr->pos, "cannot synchronize on a value of type %s", tname(c, t));
     check_stmt(c, s->body_s);
 }
@@ -876,7 +984,9 @@ static void declare_classes(Checker *c)
 {
     for (guint i = 0; i < c->ast->classes->len; i++) {
         ClassDecl *cls = class_at(c, (int) i);
-        if (!table_add(c->classes, cls->name, (int) i))
+        if (builtin_type(cls->name))
+            error(c, cls->pos, "'%s' is the name of a built-in class", cls->name);
+        else if (!table_add(c->classes, cls->name, (int) i))
             error(c, cls->pos, "duplicate class '%s'", cls->name);
         Type *t = ast_new_type(c->ast, TY_CLASS);
         t->class_name = cls->name;
@@ -1109,7 +1219,7 @@ static bool resolve_location_steps(Checker *c, CondLoc *loc, GString *text)
         if (is_error(t))
             return false;
         if (step->kind == LOCSTEP_INDEX) {
-            if (t->kind != TY_ARRAY) {
+            if (t->kind != TY_ARRAY && t->kind != TY_ATOMIC_ARRAY) {
                 error(c, loc->pos, "cannot index '%s' of type %s", text->str, tname(c, t));
                 return false;
             }
@@ -1134,6 +1244,15 @@ static bool resolve_location_steps(Checker *c, CondLoc *loc, GString *text)
     return true;
 }
 
+/* In a condition an AtomicInteger stands for its value: one more step,
+   to the only field of its built-in class (see compile.h). */
+static void step_into_atomic(CondLoc *loc)
+{
+    LocStep step = { .kind = LOCSTEP_FIELD, .name = "value", .field_index = 0, .class_index = -1 };
+    g_array_append_val(loc->steps, step);
+    loc->type = &type_int;
+}
+
 static void resolve_location(Checker *c, CondLoc *loc)
 {
     loc->type = &type_error;
@@ -1147,6 +1266,8 @@ static void resolve_location(Checker *c, CondLoc *loc)
         g_string_append(text, loc->name);
     if (ok && !resolve_location_steps(c, loc, text))
         loc->type = &type_error;
+    else if (ok && !loc->is_register && loc->type->kind == TY_ATOMIC_INT)
+        step_into_atomic(loc);
     loc->text = g_string_chunk_insert(c->ast->strings, text->str);
     g_string_free(text, TRUE);
 }

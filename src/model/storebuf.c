@@ -7,11 +7,12 @@
  * memory in either order. A write goes into the buffer; a read sees its
  * own thread's newest buffered write to the location, else memory.
  * Flushing a buffer's oldest write to memory is a choice point of the
- * search (a model move). A volatile write, a lock, an unlock and the end of
- * a constructor that froze final fields drain the thread's buffers first
- * (a full fence); a volatile write then goes straight to memory. An ended
- * thread's buffers drain before a join of it takes effect, and every
- * buffer is empty before a path counts as ended.
+ * search (a model move). A volatile write, a lock, an unlock, an atomic
+ * step (SYNC_FENCE) and the end of a constructor that froze final fields
+ * drain the thread's buffers first (a full fence); a volatile write then
+ * goes straight to memory. An ended thread's buffers drain before a join
+ * of it takes effect, and every buffer is empty before a path counts as
+ * ended.
  *
  * Every buffered write of the path is one entry of an append-only log, in
  * program order per thread; a flush marks its entry flushed. An entry is
@@ -203,6 +204,7 @@ static bool sb_sync(Model *m, int tid, SyncKind kind, int64_t arg, Event *ev)
     case SYNC_LOCK:
     case SYNC_UNLOCK:
     case SYNC_FREEZE:
+    case SYNC_FENCE:
         drain(m, tid);
         break;
     case SYNC_JOIN:

@@ -16,6 +16,8 @@ static void add_value(JsonBuilder *b, const World *w, const Type *type, int64_t 
         return;
     case TY_CLASS:
     case TY_ARRAY:
+    case TY_ATOMIC_INT:
+    case TY_ATOMIC_ARRAY:
     case TY_NULL:
         if (value == 0) {
             json_builder_add_null_value(b);

@@ -340,6 +340,20 @@ START_TEST(unsynchronized_increments_lose_updates)
 }
 END_TEST
 
+START_TEST(condition_steps_through_a_register)
+{
+    /* T1:p.f follows the register p to the field f of the object it holds
+       when T1 ends: 7, so the exists holds. */
+    Run run = run_sc("Java regstep\n"
+                     "class P { int f; P(int v) { f = v; } }\n"
+                     "thread T1 { P p = new P(7); }\n"
+                     "exists (T1:p.f == 7)\n");
+    ck_assert(has_state(run.r, 1, (int64_t[]){7}));
+    ck_assert(result_validated(run.r));
+    run_free(&run);
+}
+END_TEST
+
 static Suite *explore_suite(void)
 {
     Suite *s = suite_create("explore");
@@ -360,6 +374,7 @@ static Suite *explore_suite(void)
     tcase_add_test(tc, assume_discards_paths);
     tcase_add_test(tc, synchronized_methods_exclude_each_other);
     tcase_add_test(tc, unsynchronized_increments_lose_updates);
+    tcase_add_test(tc, condition_steps_through_a_register);
     suite_add_tcase(s, tc);
     return s;
 }
