@@ -82,6 +82,13 @@ static inline void trail_set(Trail *t, int array, size_t index, int64_t value)
     a[index] = value;
 }
 static inline size_t trail_mark(const Trail *t) { return t->len; }
+
+/* Per-location and per-object arrays grow as the program allocates:
+   array_capacity gives the doubled capacity (at least min) that covers
+   need; array_grow reallocates a[0..old_n) to new_n, zero-filling the rest
+   (a trail-registered array may move: the trail holds its address). */
+int64_t array_capacity(int64_t cap, int64_t need, int64_t min);
+void array_grow(int64_t **a, int64_t old_n, int64_t new_n);
 void trail_undo(Trail *t, size_t mark);
 void trail_clear(Trail *t);
 

@@ -43,18 +43,12 @@ static void enter_body(Machine *mc, int tid, int method)
 
 static void ensure_monitors(Machine *mc)
 {
-    int64_t need = mc->world->n_objs;
-    if (need <= mc->mon_cap)
+    if (mc->world->n_objs <= mc->mon_cap)
         return;
-    int64_t cap = mc->mon_cap ? mc->mon_cap : 16;
-    while (cap < need)
-        cap *= 2;
-    mc->mon_owner = g_renew(int64_t, mc->mon_owner, cap);
-    mc->mon_count = g_renew(int64_t, mc->mon_count, cap);
-    mc->frozen = g_renew(int64_t, mc->frozen, cap);
-    memset(mc->mon_owner + mc->mon_cap, 0, sizeof(int64_t) * (size_t)(cap - mc->mon_cap));
-    memset(mc->mon_count + mc->mon_cap, 0, sizeof(int64_t) * (size_t)(cap - mc->mon_cap));
-    memset(mc->frozen + mc->mon_cap, 0, sizeof(int64_t) * (size_t)(cap - mc->mon_cap));
+    int64_t cap = array_capacity(mc->mon_cap, mc->world->n_objs, 16);
+    array_grow(&mc->mon_owner, mc->mon_cap, cap);
+    array_grow(&mc->mon_count, mc->mon_cap, cap);
+    array_grow(&mc->frozen, mc->mon_cap, cap);
     mc->mon_cap = cap;
 }
 

@@ -4,27 +4,17 @@
  */
 #include "hb.h"
 
-static void grow_array(int64_t **a, int64_t old_n, int64_t new_n)
-{
-    *a = g_renew(int64_t, *a, new_n);
-    memset(*a + old_n, 0, sizeof(int64_t) * (size_t)(new_n - old_n));
-}
-
 /* Locations and objects appear as the program allocates. */
 static void ensure(Hb *hb)
 {
     if (hb->world->n_locs > hb->loc_cap) {
-        Loc cap = hb->loc_cap ? hb->loc_cap : 64;
-        while (cap < hb->world->n_locs)
-            cap *= 2;
-        grow_array(&hb->rel_vol, hb->loc_cap, cap);
+        Loc cap = (Loc)array_capacity(hb->loc_cap, hb->world->n_locs, 64);
+        array_grow(&hb->rel_vol, hb->loc_cap, cap);
         hb->loc_cap = cap;
     }
     if (hb->world->n_objs > hb->obj_cap) {
-        int64_t cap = hb->obj_cap ? hb->obj_cap : 16;
-        while (cap < hb->world->n_objs)
-            cap *= 2;
-        grow_array(&hb->rel_mon, hb->obj_cap, cap);
+        int64_t cap = array_capacity(hb->obj_cap, hb->world->n_objs, 16);
+        array_grow(&hb->rel_mon, hb->obj_cap, cap);
         hb->obj_cap = cap;
     }
 }

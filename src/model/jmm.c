@@ -170,32 +170,22 @@ static void snapshot_writeset(Model *m)
 
 /* ---- storage ---------------------------------------------------------------- */
 
-static void grow_array(int64_t **a, int64_t old_n, int64_t new_n)
-{
-    *a = g_renew(int64_t, *a, new_n);
-    memset(*a + old_n, 0, sizeof(int64_t) * (size_t)(new_n - old_n));
-}
-
 /* Locations and objects appear as the program allocates; cover them all. */
 static void ensure(Model *m)
 {
     if (m->world->n_locs > m->loc_cap) {
-        Loc cap = m->loc_cap ? m->loc_cap : 64;
-        while (cap < m->world->n_locs)
-            cap *= 2;
-        grow_array(&m->mem, m->loc_cap, cap);
-        grow_array(&m->mem_event, m->loc_cap, cap);
-        grow_array(&m->frozen_val, m->loc_cap, cap);
-        grow_array(&m->frozen_event, m->loc_cap, cap);
-        grow_array(&m->race_rd, (int64_t)m->loc_cap * m->n_tids, (int64_t)cap * m->n_tids);
-        grow_array(&m->race_wr, (int64_t)m->loc_cap * m->n_tids, (int64_t)cap * m->n_tids);
+        Loc cap = (Loc)array_capacity(m->loc_cap, m->world->n_locs, 64);
+        array_grow(&m->mem, m->loc_cap, cap);
+        array_grow(&m->mem_event, m->loc_cap, cap);
+        array_grow(&m->frozen_val, m->loc_cap, cap);
+        array_grow(&m->frozen_event, m->loc_cap, cap);
+        array_grow(&m->race_rd, (int64_t)m->loc_cap * m->n_tids, (int64_t)cap * m->n_tids);
+        array_grow(&m->race_wr, (int64_t)m->loc_cap * m->n_tids, (int64_t)cap * m->n_tids);
         m->loc_cap = cap;
     }
     if (m->world->n_objs > m->obj_cap) {
-        int64_t cap = m->obj_cap ? m->obj_cap : 16;
-        while (cap < m->world->n_objs)
-            cap *= 2;
-        grow_array(&m->frozen, m->obj_cap, cap);
+        int64_t cap = array_capacity(m->obj_cap, m->world->n_objs, 16);
+        array_grow(&m->frozen, m->obj_cap, cap);
         m->obj_cap = cap;
     }
 }

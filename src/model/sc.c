@@ -74,16 +74,11 @@ static void sc_destroy(Model *m)
 /* Locations appear as objects are allocated; grow to cover them all. */
 static void ensure(Model *m)
 {
-    Loc need = m->env.world->n_locs;
-    if (need <= m->cap)
+    if (m->env.world->n_locs <= m->cap)
         return;
-    Loc cap = m->cap ? m->cap : 64;
-    while (cap < need)
-        cap *= 2;
-    m->mem = g_renew(int64_t, m->mem, cap);
-    m->writer = g_renew(int64_t, m->writer, cap);
-    memset(m->mem + m->cap, 0, sizeof(int64_t) * (size_t)(cap - m->cap));
-    memset(m->writer + m->cap, 0, sizeof(int64_t) * (size_t)(cap - m->cap));
+    Loc cap = (Loc)array_capacity(m->cap, m->env.world->n_locs, 64);
+    array_grow(&m->mem, m->cap, cap);
+    array_grow(&m->writer, m->cap, cap);
     m->cap = cap;
 }
 

@@ -71,16 +71,11 @@ static void sb_destroy(Model *m)
 
 static void ensure(Model *m)
 {
-    Loc need = m->world->n_locs;
-    if (need <= m->loc_cap)
+    if (m->world->n_locs <= m->loc_cap)
         return;
-    Loc cap = m->loc_cap ? m->loc_cap : 64;
-    while (cap < need)
-        cap *= 2;
-    m->mem = g_renew(int64_t, m->mem, cap);
-    m->mem_event = g_renew(int64_t, m->mem_event, cap);
-    memset(m->mem + m->loc_cap, 0, sizeof(int64_t) * (size_t)(cap - m->loc_cap));
-    memset(m->mem_event + m->loc_cap, 0, sizeof(int64_t) * (size_t)(cap - m->loc_cap));
+    Loc cap = (Loc)array_capacity(m->loc_cap, m->world->n_locs, 64);
+    array_grow(&m->mem, m->loc_cap, cap);
+    array_grow(&m->mem_event, m->loc_cap, cap);
     m->loc_cap = cap;
 }
 
