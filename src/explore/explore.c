@@ -26,6 +26,8 @@ typedef struct {
     guint tr_off;
     int tr_count;
     int next;
+    int moved;               /* the thread the last transition tried moved,
+                                -1 for a model move (no thread changed) */
 } Level;
 
 typedef struct {
@@ -417,6 +419,7 @@ static void enter_state(Search *s, guint held_before)
         .tr_off = tr_off,
         .tr_count = count,
         .next = 0,
+        .moved = -1,
     };
     machine_snapshot(mc, s->snapshots);
     g_array_append_val(s->levels, lv);
@@ -428,7 +431,10 @@ static void restore_level(Search *s, const Level *lv)
     trail_undo(mc->trail, lv->trail_mark);
     mc->events->len = lv->events_len;
     g_array_set_size(mc->held, lv->held_len);
-    machine_restore(mc, s->snapshots, lv->snap_off);
+    /* Only the thread that moved needs its words back; when the initial
+       thread moved, it may have started every other one. */
+    if (lv->moved != -1)
+        machine_restore(mc, s->snapshots, lv->snap_off, lv->moved == 0 ? -1 : lv->moved);
 }
 
 static void search(Search *s)
@@ -452,6 +458,7 @@ static void search(Search *s)
         }
         Transition tr = g_array_index(s->transitions, Transition, lv->tr_off + lv->next);
         lv->next++;
+        lv->moved = tr.tid;
         guint held_before = mc->held->len;
         s->stats->transitions++;
         r = apply(s, &tr);

@@ -62,6 +62,8 @@ typedef struct Machine {
     int64_t **th;         /* th[tid]: the thread's words */
     int *th_cap;
 
+    bool *settled;        /* per global: no code but the initialisers writes
+                             it, so once they have run it never changes */
     int64_t *frozen;      /* per object: its constructor has finished */
     int64_t *mon_owner;   /* per object: owning tid + 1, 0 when free */
     int64_t *mon_count;   /* per object: nesting of the owner's locks */
@@ -103,8 +105,11 @@ Event *machine_event(Machine *mc, EventKind kind, int tid, int line);
 void machine_key(Machine *mc, KeyBuf *key, GArray *counters);
 
 /* Thread snapshots for backtracking: copies every thread's used words to
-   the end of arena; machine_restore copies them back from offset. */
+   the end of arena; machine_restore copies them back from offset, all of
+   them, or only thread only's (when only >= 0: a step of thread t changes
+   no other thread's words, except the initial thread's last step, which
+   starts them all). */
 void machine_snapshot(const Machine *mc, GArray *arena);
-void machine_restore(Machine *mc, const GArray *arena, size_t offset);
+void machine_restore(Machine *mc, const GArray *arena, size_t offset, int only);
 
 #endif

@@ -54,6 +54,25 @@ static void ensure_monitors(Machine *mc)
 
 /* ---- machine -------------------------------------------------------- */
 
+/* A global that no instruction outside the initialiser code writes (final
+   ones among them) keeps its initial value once the initial thread has
+   run. Methods the initialisers call are scanned too: threads may call
+   them as well. */
+static void mark_settled_globals(Machine *mc)
+{
+    const Program *p = mc->prog;
+    mc->settled = g_new(bool, p->n_globals + 1);
+    for (int g = 0; g < p->n_globals; g++)
+        mc->settled[g] = true;
+    for (int m = 0; m < p->n_methods; m++) {
+        if (m == p->init_method)
+            continue;
+        for (int i = 0; i < p->methods[m].n_code; i++)
+            if (p->methods[m].code[i].op == OP_PUTG)
+                mc->settled[p->methods[m].code[i].a] = false;
+    }
+}
+
 void machine_init(Machine *mc, World *w, const ModelOps *ops, Model *model, Trail *trail,
                   EventLog *events, Result *r, int unroll)
 {
@@ -68,6 +87,7 @@ void machine_init(Machine *mc, World *w, const ModelOps *ops, Model *model, Trai
         .unroll = unroll,
         .n_tids = w->n_tids,
     };
+    mark_settled_globals(mc);
     mc->th = g_new0(int64_t *, mc->n_tids);
     mc->th_cap = g_new0(int, mc->n_tids);
     for (int t = 0; t < mc->n_tids; t++) {
@@ -90,6 +110,7 @@ void machine_free(Machine *mc)
     g_free(mc->mon_owner);
     g_free(mc->mon_count);
     g_free(mc->frozen);
+    g_free(mc->settled);
     g_array_free(mc->held, TRUE);
 }
 
@@ -281,16 +302,16 @@ static StepResult new_array(Machine *mc, int tid, const Insn *in)
 static StepResult do_read(Machine *mc, int tid, const Insn *in, const ReadChoice *choice);
 static Loc action_loc(const Machine *mc, const int64_t *th, const Insn *in, ExceptionKind *exc);
 
-/* A read no other thread can affect needs no interleaving point: a final
-   global once the initialiser has run (only it may write one), or a final
-   field of an object whose constructor has finished (only constructors may
-   write one). Such a read is done at once, as thread-local work, when the
-   model indeed offers exactly one value for it. */
+/* A read no other thread can affect needs no interleaving point: a global
+   only the initialisers write (final ones among them), once they have run,
+   or a final field of an object whose constructor has finished (only
+   constructors may write one). Such a read is done at once, as
+   thread-local work, when the model indeed offers exactly one value. */
 static bool stable_read(Machine *mc, int tid, const Insn *in, StepResult *r)
 {
     const int64_t *th = mc->th[tid];
     if (in->op == OP_GETG) {
-        if (tid == 0 || !mc->prog->globals[in->a].is_final)
+        if (tid == 0 || !mc->settled[in->a])
             return false;
     } else if (in->op == OP_GETF) {
         int64_t obj = peek(th, 0);
@@ -764,13 +785,15 @@ void machine_snapshot(const Machine *mc, GArray *arena)
     }
 }
 
-void machine_restore(Machine *mc, const GArray *arena, size_t offset)
+void machine_restore(Machine *mc, const GArray *arena, size_t offset, int only)
 {
     const int64_t *src = &g_array_index(arena, int64_t, offset);
     for (int t = 0; t < mc->n_tids; t++) {
         int64_t used = src[TH_STATUS] == TS_NOT_STARTED ? TH_HEADER : src[TH_SP];
-        ensure_words(mc, t, used);
-        memcpy(mc->th[t], src, sizeof(int64_t) * (size_t)used);
+        if (only < 0 || only == t) {
+            ensure_words(mc, t, used);
+            memcpy(mc->th[t], src, sizeof(int64_t) * (size_t)used);
+        }
         src += used;
     }
 }
