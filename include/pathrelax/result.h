@@ -105,6 +105,17 @@ typedef enum {
     LIMIT_VIOLATION,  /* --stop-on-violation: stopped at the first one */
 } LimitHit;
 
+/* JRF-E's acquiring history: on some SC execution, a thread's access to
+   loc was ordered after another thread's conflicting access by an acquire
+   it had performed: joining thread target, or reading volatile global
+   target. */
+typedef enum { ACQUIRE_JOIN, ACQUIRE_READ } AcquireKind;
+typedef struct {
+    StaticLoc loc;
+    AcquireKind kind;
+    int target;
+} Acquire;
+
 /* One legal execution, for --list-executions and --dot. */
 typedef struct {
     Event *events;        /* the whole path, initial thread included; reads of
@@ -147,6 +158,7 @@ typedef struct Result {
     GPtrArray *races;      /* Race*, one per location and pair of statements */
     World *races_world;    /* owned: the world of the search that found them,
                               which names the objects in their traces */
+    GArray *acquires;      /* Acquire: how accesses were kept race-free */
 
     /* --list-executions: every legal execution of the (last) search */
     bool list_executions;
@@ -176,6 +188,8 @@ bool relaxed_has(const GArray *set, StaticLoc s);
    already recorded. */
 void result_add_race(Result *r, StaticLoc s, RaceAccess a, RaceAccess b, const Event *trace,
                      size_t trace_len);
+void result_add_acquire(Result *r, Acquire a);
+bool result_has_acquire(const Result *r, Acquire a);
 const char *race_class_name(RaceClass c);   /* "benign", ... */
 void advice_free(Advice *a);
 /* Adds one search's figures to r->total. */

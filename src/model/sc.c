@@ -32,7 +32,10 @@ struct Model {
     int64_t *held;       /* per thread, HELD_MAX words: the monitors it holds,
                             outermost first */
     int64_t *held_n;     /* per thread: how many */
-    int h_acc_len, h_held, h_held_n;
+    int64_t *acquired;   /* per thread, 2 words: bit masks of the threads it
+                            joined and of the volatile globals it read
+                            (the first 63 of each) */
+    int h_acc_len, h_held, h_held_n, h_acquired;
 };
 
 enum { A_LOC, A_TID, A_LINE, A_WRITE, A_EPOCH, A_LOCK, A_SIZE };
@@ -53,6 +56,8 @@ static Model *sc_create(const ModelEnv *env)
         m->h_held = trail_register(env->trail, &m->held);
         m->held_n = g_new0(int64_t, env->world->n_tids);
         m->h_held_n = trail_register(env->trail, &m->held_n);
+        m->acquired = g_new0(int64_t, 2 * env->world->n_tids);
+        m->h_acquired = trail_register(env->trail, &m->acquired);
     }
     return m;
 }
@@ -67,6 +72,7 @@ static void sc_destroy(Model *m)
         g_free(m->acc_len);
         g_free(m->held);
         g_free(m->held_n);
+        g_free(m->acquired);
     }
     g_free(m);
 }
@@ -117,6 +123,29 @@ static void note_lock(Model *m, int tid, SyncKind kind, int64_t obj)
     }
 }
 
+static void note_acquire(Model *m, int tid, AcquireKind kind, int target)
+{
+    if (target < 0 || target >= 63)
+        return;
+    size_t i = (size_t)(2 * tid + (kind == ACQUIRE_READ));
+    trail_set(m->env.trail, m->h_acquired, i, m->acquired[i] | (int64_t)1 << target);
+}
+
+/* An access by tid ordered after one of thread u: the acquires tid has
+   performed go to the acquiring history of the location (for JRF-E's
+   "perform the same acquire" advice). A join of u is recorded only when
+   it is u that tid joined. */
+static void note_ordered(Model *m, int tid, int u, Loc loc)
+{
+    StaticLoc s = world_static_loc(m->env.world, loc);
+    if (u < 63 && (m->acquired[2 * tid] >> u & 1))
+        result_add_acquire(m->env.result, (Acquire){s, ACQUIRE_JOIN, u});
+    int64_t reads = m->acquired[2 * tid + 1];
+    for (int g = 0; reads && g < 63; g++, reads >>= 1)
+        if (reads & 1)
+            result_add_acquire(m->env.result, (Acquire){s, ACQUIRE_READ, g});
+}
+
 /* Checks an access by tid against the log, then logs it. */
 static void track_access(Model *m, int tid, Loc loc, bool is_write, const Event *ev)
 {
@@ -134,11 +163,15 @@ static void track_access(Model *m, int tid, Loc loc, bool is_write, const Event 
                       a[A_LOCK] == innermost_lock(m, tid);
             continue;
         }
-        if ((a[A_WRITE] || is_write) && !vc_seen_by(&m->hb.vc, (int)a[A_TID], a[A_EPOCH], tid)) {
+        if (!a[A_WRITE] && !is_write)
+            continue;
+        if (!vc_seen_by(&m->hb.vc, (int)a[A_TID], a[A_EPOCH], tid)) {
             RaceAccess now = {tid, ev->line, is_write, innermost_lock(m, tid)};
             const EventLog *log = m->env.events;
             result_add_race(m->env.result, world_static_loc(m->env.world, loc), race_side(a), now,
                             log->v, log->len);
+        } else {
+            note_ordered(m, tid, (int)a[A_TID], loc);
         }
     }
     if (logged)
@@ -172,10 +205,13 @@ static void sc_read(Model *m, int tid, Loc loc, const ReadChoice *c, Event *ev)
     ev->value = c->value;
     ev->rf = c->token ? (int32_t)(c->token - 1) : RF_INIT;
     if (m->races) {
-        if (m->env.world->locs[loc].is_volatile)
+        if (m->env.world->locs[loc].is_volatile) {
             hb_volatile_read(&m->hb, tid, loc);
-        else
+            if (m->env.world->locs[loc].obj == 0)
+                note_acquire(m, tid, ACQUIRE_READ, loc);
+        } else {
             track_access(m, tid, loc, false, ev);
+        }
     }
 }
 
@@ -199,6 +235,8 @@ static bool sc_sync(Model *m, int tid, SyncKind kind, int64_t arg, Event *ev)
     if (m->races) {
         hb_sync(&m->hb, tid, kind, arg);
         note_lock(m, tid, kind, arg);
+        if (kind == SYNC_JOIN)
+            note_acquire(m, tid, ACQUIRE_JOIN, (int)arg);
     }
     return true;
 }
@@ -245,6 +283,8 @@ static void sc_key(Model *m, KeyBuf *key)
             key_put(key, a[A_EPOCH]);
             key_put(key, a[A_LOCK]);
         }
+        key_put(key, m->acquired[2 * t]);
+        key_put(key, m->acquired[2 * t + 1]);
         key_put(key, -1);
     }
 }

@@ -374,9 +374,11 @@ static bool advise_rewrite(Advisor *a, Race *race, const char *text, char *advic
     return true;
 }
 
-/* JRF-E's "perform the same acquire": before the access, read a volatile
-   global (each is tried), or join the thread of the other access. */
-static void advise_acquire(Advisor *a, Race *race, const World *w)
+/* JRF-E's "perform the same acquire": the acquires that kept another
+   thread's access to the location race-free on some SC execution (its
+   acquiring history), performed before this access: read that volatile
+   global, or join that thread. */
+static void advise_acquire(Advisor *a, Race *race, const World *w, const Result *sc)
 {
     const Ast *ast = a->prog->ast;
     const RaceAccess *bare = &race->manifest;
@@ -386,7 +388,8 @@ static void advise_acquire(Advisor *a, Race *race, const World *w)
     const char *verb = bare->is_write ? "write" : "read";
     for (int g = 0; g < a->prog->n_globals; g++) {
         const CVar *v = &a->prog->globals[g];
-        if (!v->is_volatile || type_is_ref(v->type))
+        if (!v->is_volatile || type_is_ref(v->type) ||
+            !result_has_acquire(sc, (Acquire){race->loc, ACQUIRE_READ, g}))
             continue;
         char *type = type_to_string(v->type);
         char *code = g_strdup_printf("%s pathrelax_acquire = %s;", type, v->name);
@@ -398,9 +401,10 @@ static void advise_acquire(Advisor *a, Race *race, const World *w)
         g_free(code);
         g_free(type);
     }
-    int writer = race->source.tid;
-    if (writer > 0 && writer != bare->tid) {
-        const char *name = world_thread_name(w, writer);
+    for (int joined = 1; joined < w->n_tids; joined++) {
+        if (joined == bare->tid || !result_has_acquire(sc, (Acquire){race->loc, ACQUIRE_JOIN, joined}))
+            continue;
+        const char *name = world_thread_name(w, joined);
         char *code = g_strdup_printf("join %s;", name);
         char *text = insert_before(ast, f.stmt, code);
         advise_rewrite(a, race, text,
@@ -414,14 +418,15 @@ static void advise_acquire(Advisor *a, Race *race, const World *w)
 /* Advice for a destructive race: its own location first, then each other
    racy location. Only verified pieces and the first one (so the user sees
    why the obvious fix falls short) are kept. */
-static void advise_race(Advisor *a, Race *race, const GPtrArray *races, const World *w)
+static void advise_race(Advisor *a, Race *race, const GPtrArray *races, const World *w,
+                        const Result *sc)
 {
     advise(a, race, race->loc_name);
     if (race->source.lock && !race->manifest.lock)
         advise_lock(a, race, w, race->source, race->manifest);
     else if (race->manifest.lock && !race->source.lock)
         advise_lock(a, race, w, race->manifest, race->source);
-    advise_acquire(a, race, w);
+    advise_acquire(a, race, w, sc);
     GPtrArray *seen = g_ptr_array_new();
     for (guint i = 0; i < races->len; i++) {
         const Race *other = g_ptr_array_index(races, i);
@@ -451,7 +456,7 @@ void races_analyse(const Program *prog, const ExploreConfig *base, Result *into)
         Race *race = g_ptr_array_index(races, i);
         race->cls = classify(c, race);
         if (race->cls == RACE_DESTRUCTIVE)
-            advise_race(&advisor, race, races, c->sc_world);
+            advise_race(&advisor, race, races, c->sc_world, c->sc);
     }
     /* The races move to the file's result, with the world of the search
        that found them: it names the locations in their traces. */

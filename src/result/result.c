@@ -94,6 +94,7 @@ Result *result_new(const Program *prog, const World *world, const char *model, i
     r->execution_index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     r->races = g_ptr_array_new_with_free_func((GDestroyNotify)race_free);
     r->cond_fail_relaxed = g_array_new(FALSE, FALSE, sizeof(StaticLoc));
+    r->acquires = g_array_new(FALSE, FALSE, sizeof(Acquire));
     r->limit = LIMIT_NONE;
     return r;
 }
@@ -113,6 +114,7 @@ void result_free(Result *r)
     g_ptr_array_free(r->races, TRUE);
     world_free(r->races_world);
     g_array_free(r->cond_fail_relaxed, TRUE);
+    g_array_free(r->acquires, TRUE);
     g_free(r);
 }
 
@@ -426,3 +428,19 @@ void relaxed_add(GArray *set, const StaticLoc *locs, guint n)
             g_array_append_val(set, locs[i]);
 }
 
+
+bool result_has_acquire(const Result *r, Acquire a)
+{
+    for (guint i = 0; i < r->acquires->len; i++) {
+        const Acquire *b = &g_array_index(r->acquires, Acquire, i);
+        if (b->loc == a.loc && b->kind == a.kind && b->target == a.target)
+            return true;
+    }
+    return false;
+}
+
+void result_add_acquire(Result *r, Acquire a)
+{
+    if (!result_has_acquire(r, a))
+        g_array_append_val(r->acquires, a);
+}

@@ -256,18 +256,20 @@ START_TEST(acquire_advice_joins_the_writer)
 {
     /* T1: x = 1; flag = true (plain). T2 reads flag and, if set, x (line
        6), asserting 1. Under jmm T2 may see flag set and x stale: a
-       failure only jmm shows, so the race on x is destructive. Performing
-       an acquire that orders T1's write before the read fixes it: joining
-       T1 just before line 6 (T1 then has ended, so its writes happen-before
-       the read): verified. No volatile global exists, so no volatile read
-       is offered. */
+       failure only jmm shows, so the race on x is destructive. T3 reads x
+       race-free because it joined T1 first: join T1 is in x's acquiring
+       history, so the advice is to perform the same acquire in T2 before
+       line 6 (T1 has then ended, so its write happens-before the read):
+       verified. No volatile global is read, so no volatile read is
+       offered. */
     Run run = analyse("Java acq\nint x; boolean flag;\n"
                       "thread T1 { x = 1; flag = true; }\n"
                       "thread T2 {\n"
                       "  boolean f = flag;\n"
                       "  if (f) { int s = x;\n"
                       "           assert s == 1; }\n"
-                      "}\n",
+                      "}\n"
+                      "thread T3 { join T1; int y = x; }\n",
                       NULL);
     const Race *race = race_on(run.r, "x", 3, 6);
     ck_assert_int_eq(race->cls, RACE_DESTRUCTIVE);
