@@ -31,6 +31,13 @@ JsonNode *report_json(const Result *r);
 void report_races_text(GString *out, const Result *r);
 void report_races_json(JsonBuilder *b, const Result *r);
 
+/* Shared pieces: a final state as "P0:r0=1; x=2;" (no newline), a value
+   or a state as JSON, and a trace as a JSON array of lines. */
+void report_state_line(GString *out, const Result *r, const int64_t *values);
+void report_json_value(JsonBuilder *b, const World *w, const Type *type, int64_t value);
+void report_json_state(JsonBuilder *b, const Result *r, const int64_t *values);
+void report_json_trace(JsonBuilder *b, const Result *r, const Event *trace, size_t len);
+
 /* One trace line per event, as "  T1 L.12: R x = 0 [INIT]". */
 void report_trace(GString *out, const Result *r, const Event *trace, size_t len);
 

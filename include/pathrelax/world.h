@@ -165,6 +165,18 @@ void world_relax_only(World *w, StaticLoc s);
 /* The declared type of what a location holds. */
 const Type *world_loc_type(const World *w, Loc loc);
 
+/* The value of a shown location that does not exist in a final state: a
+   step through null, or past an array's end (p.f with p null, a[5] of a
+   2-element array). It prints as "undefined", and every comparison with it
+   is false. No int, boolean or reference holds this value; a long can, so
+   for a long location it is just the least long. */
+#define VALUE_UNDEFINED INT64_MIN
+
+static inline bool world_value_undefined(const Type *type, int64_t value)
+{
+    return value == VALUE_UNDEFINED && !(type && type->kind == TY_LONG);
+}
+
 /* "T1", "init" */
 const char *world_thread_name(const World *w, int tid);
 /* Location as a user reads it: "x", "Helper@T1.0.val", "int[]@init.0[1]". */

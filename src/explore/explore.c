@@ -53,6 +53,9 @@ typedef struct {
     GArray *exec_states;   /* int64: the final states of the current path */
     GArray *exec_pos;      /* int32 scratch for key_execution */
     GArray *relaxed;       /* StaticLoc scratch for relaxed_reads */
+    int64_t *state_values; /* record_states: one final state */
+    guint *state_pick;     /* record_states: which value of each location */
+    int32_t *per_thread;   /* key_execution: events per thread */
 } Search;
 
 /* ---- transitions ------------------------------------------------------ */
@@ -194,8 +197,9 @@ static void shown_values(Search *s, const CondLoc *cl, GArray *out)
         for (guint i = 0; i < out->len; i++) {
             int64_t obj = g_array_index(out, int64_t, i);
             int64_t index = step->kind == LOCSTEP_FIELD ? step->field_index : step->index;
-            if (obj <= 0 || index < 0 || index >= world_obj_size(mc->world, obj)) {
-                int64_t none = 0; /* through null or out of bounds: shown as 0 */
+            if (obj <= 0 || obj >= mc->world->n_objs || index < 0 ||
+                index >= world_obj_size(mc->world, obj)) {
+                int64_t none = VALUE_UNDEFINED; /* through null or out of bounds */
                 g_array_append_val(next, none);
                 continue;
             }
@@ -226,8 +230,8 @@ static void record_states(Search *s)
     guint n = shown->len;
     for (guint i = 0; i < n; i++)
         shown_values(s, g_ptr_array_index(shown, i), s->shown_vals[i]);
-    int64_t values[n + 1];
-    guint pick[n + 1];
+    int64_t *values = s->state_values;
+    guint *pick = s->state_pick;
     for (guint i = 0; i < n; i++)
         pick[i] = 0;
     for (;;) {
@@ -354,7 +358,7 @@ static void key_execution(Search *s)
     int n_tids = s->mc.n_tids;
     GArray *pos = s->exec_pos;  /* event -> position in its thread */
     g_array_set_size(pos, (guint)log->len);
-    int32_t per_thread[n_tids];
+    int32_t *per_thread = s->per_thread;
     for (int t = 0; t < n_tids; t++)
         per_thread[t] = 0;
     for (size_t i = 0; i < log->len; i++)
@@ -521,6 +525,9 @@ void explore_run(World *world, const ModelOps *ops, Model *model, Trail *trail, 
     s.exec_states = g_array_new(FALSE, FALSE, sizeof(int64_t));
     s.exec_pos = g_array_new(FALSE, FALSE, sizeof(int32_t));
     s.relaxed = g_array_new(FALSE, FALSE, sizeof(StaticLoc));
+    s.state_values = g_new(int64_t, n_shown + 1);
+    s.state_pick = g_new(guint, n_shown + 1);
+    s.per_thread = g_new(int32_t, world->n_tids);
 
     search(&s);
     settle_unroll_cuts(&s);
@@ -539,6 +546,9 @@ void explore_run(World *world, const ModelOps *ops, Model *model, Trail *trail, 
     g_array_free(s.exec_states, TRUE);
     g_array_free(s.exec_pos, TRUE);
     g_array_free(s.relaxed, TRUE);
+    g_free(s.state_values);
+    g_free(s.state_pick);
+    g_free(s.per_thread);
     g_free(s.choices);
     g_free(s.moves);
     g_free(s.final_scratch);

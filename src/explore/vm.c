@@ -254,12 +254,11 @@ static StepResult call(Machine *mc, int tid, int callee, int line)
     th = mc->th[tid];
     int64_t args_at = th[TH_SP] - cm->n_params;
     int64_t fp = args_at; /* the new frame replaces the arguments */
-    int64_t args[cm->n_params > 0 ? cm->n_params : 1];
-    memcpy(args, &th[args_at], sizeof(int64_t) * (size_t)cm->n_params);
+    /* The arguments move up to make room for the frame header. */
+    memmove(&th[fp + FRAME_HEADER], &th[args_at], sizeof(int64_t) * (size_t)cm->n_params);
     th[fp + 0] = th[TH_METHOD];
     th[fp + 1] = th[TH_PC] + 1;
     th[fp + 2] = th[TH_FP];
-    memcpy(&th[fp + FRAME_HEADER], args, sizeof(int64_t) * (size_t)cm->n_params);
     memset(&th[fp + FRAME_HEADER + cm->n_params], 0,
            sizeof(int64_t) * (size_t)(cm->n_locals - cm->n_params));
     th[TH_METHOD] = callee;

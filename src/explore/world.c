@@ -183,6 +183,8 @@ char *world_loc_name(const World *w, Loc loc)
 
 char *world_value_string(const World *w, const Type *type, int64_t value)
 {
+    if (world_value_undefined(type, value))
+        return g_strdup("undefined");
     if (type && type->kind == TY_BOOL)
         return g_strdup(value ? "true" : "false");
     if (type && type_is_ref(type))

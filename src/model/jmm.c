@@ -101,6 +101,7 @@ struct Model {
     Loc old_nlocs;
 
     GArray *scratch;       /* key building */
+    int64_t *thread_ends;  /* key building: n_tids + 1 bucket ends */
     GArray *values;        /* final_values */
 };
 
@@ -319,6 +320,7 @@ static Model *jmm_create(const ModelEnv *env)
     m->ws = g_hash_table_new_full(ws_hash, ws_equal, g_free, NULL);
     m->leaky = g_hash_table_new(g_direct_hash, g_direct_equal);
     m->scratch = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    m->thread_ends = g_new(int64_t, m->n_tids + 1);
     m->values = g_array_new(FALSE, FALSE, sizeof(int64_t));
     ensure(m);
     return m;
@@ -330,6 +332,7 @@ static void jmm_destroy(Model *m)
     g_hash_table_destroy(m->ws);
     g_hash_table_destroy(m->leaky);
     g_array_free(m->scratch, TRUE);
+    g_free(m->thread_ends);
     g_array_free(m->values, TRUE);
     hb_free(&m->hb);
     int64_t *arrays[] = {m->scal, m->wlog, m->ilog, m->mem, m->mem_event, m->frozen_val,
@@ -684,7 +687,7 @@ static const int64_t *by_thread(Model *m, const int64_t *log, int64_t len, int e
    and its event is history, so neither goes in. */
 static void key_writes(Model *m, KeyBuf *key)
 {
-    int64_t ends[m->n_tids + 1];
+    int64_t *ends = m->thread_ends;
     const int64_t *order = by_thread(m, m->wlog, n_writes(m), W_SIZE, W_TID, ends);
     int64_t next = 0;
     for (int t = 0; t < m->n_tids; t++) {
@@ -705,7 +708,7 @@ static void key_writes(Model *m, KeyBuf *key)
    reader's epoch. */
 static void key_imposes(Model *m, KeyBuf *key)
 {
-    int64_t ends[m->n_tids + 1];
+    int64_t *ends = m->thread_ends;
     const int64_t *order = by_thread(m, m->ilog, n_imposes(m), I_SIZE, I_TID, ends);
     int64_t next = 0;
     for (int t = 0; t < m->n_tids; t++) {

@@ -8,8 +8,12 @@
 
 /* Numbers and booleans as such, null as null, other references by the
    name of their object. */
-static void add_value(JsonBuilder *b, const World *w, const Type *type, int64_t value)
+void report_json_value(JsonBuilder *b, const World *w, const Type *type, int64_t value)
 {
+    if (world_value_undefined(type, value)) {
+        json_builder_add_string_value(b, "undefined");
+        return;
+    }
     switch (type->kind) {
     case TY_BOOL:
         json_builder_add_boolean_value(b, value != 0);
@@ -33,14 +37,14 @@ static void add_value(JsonBuilder *b, const World *w, const Type *type, int64_t 
     }
 }
 
-static void add_state(JsonBuilder *b, const Result *r, const FinalState *s)
+void report_json_state(JsonBuilder *b, const Result *r, const int64_t *values)
 {
     const GPtrArray *shown = r->prog->ast->shown;
     json_builder_begin_object(b);
     for (guint i = 0; i < shown->len; i++) {
         const CondLoc *loc = g_ptr_array_index(shown, i);
         json_builder_set_member_name(b, loc->text);
-        add_value(b, r->world, loc->type, s->values[i]);
+        report_json_value(b, r->world, loc->type, values[i]);
     }
     json_builder_end_object(b);
 }
@@ -50,7 +54,7 @@ static void add_states(JsonBuilder *b, const Result *r)
     json_builder_set_member_name(b, "states");
     json_builder_begin_array(b);
     for (guint i = 0; i < r->states->len; i++)
-        add_state(b, r, &g_array_index(r->states, FinalState, i));
+        report_json_state(b, r, g_array_index(r->states, FinalState, i).values);
     json_builder_end_array(b);
 }
 
@@ -92,10 +96,10 @@ static void add_condition(JsonBuilder *b, const Result *r)
 /* ---- violations ----------------------------------------------------- */
 
 /* The text report's trace lines, without their indentation. */
-static void add_trace(JsonBuilder *b, const Result *r, const Violation *v)
+void report_json_trace(JsonBuilder *b, const Result *r, const Event *trace, size_t len)
 {
     GString *text = g_string_new(NULL);
-    report_trace(text, r, v->trace, v->trace_len);
+    report_trace(text, r, trace, len);
     char **lines = g_strsplit(text->str, "\n", -1);
     json_builder_begin_array(b);
     for (char **line = lines; *line; line++) {
@@ -124,7 +128,7 @@ static void add_violation(JsonBuilder *b, const Result *r, const Violation *v)
     json_builder_set_member_name(b, "count");
     json_builder_add_int_value(b, (gint64)v->count);
     json_builder_set_member_name(b, "trace");
-    add_trace(b, r, v);
+    report_json_trace(b, r, v->trace, v->trace_len);
     json_builder_end_object(b);
 }
 

@@ -152,17 +152,6 @@ void report_action_text(GString *out, const Result *r, const Event *ev)
 /* ---- text ----------------------------------------------------------- */
 
 /* "P0:r0=0; P1:r1=1;" */
-static void append_state_values(GString *out, const Result *r, const int64_t *values)
-{
-    const GPtrArray *shown = r->prog->ast->shown;
-    for (guint i = 0; i < shown->len; i++) {
-        const CondLoc *loc = g_ptr_array_index(shown, i);
-        char *value = world_value_string(r->world, loc->type, values[i]);
-        g_string_append_printf(out, "%s%s=%s;", i > 0 ? " " : "", loc->text, value);
-        g_free(value);
-    }
-}
-
 static const int64_t *execution_state(const Result *r, const Execution *e, guint k)
 {
     return e->states + (size_t)k * r->prog->ast->shown->len;
@@ -175,7 +164,7 @@ static void append_execution_header(GString *out, const Result *r, const Executi
     g_string_append_printf(out, "Execution %u:", index);
     for (guint k = 0; k < e->n_states; k++) {
         g_string_append(out, k > 0 ? " | " : " ");
-        append_state_values(out, r, execution_state(r, e, k));
+        report_state_line(out, r, execution_state(r, e, k));
     }
     g_string_append_c(out, '\n');
 }
@@ -237,33 +226,6 @@ void report_executions_text(GString *out, const Result *r)
 
 /* As the top-level states: numbers and booleans as such, null as null,
    other references by the name of their object. */
-static void add_typed_value(JsonBuilder *b, const World *w, const Type *type, int64_t value)
-{
-    if (type->kind == TY_BOOL) {
-        json_builder_add_boolean_value(b, value != 0);
-    } else if (!type_is_ref(type)) {
-        json_builder_add_int_value(b, value);
-    } else if (value == 0) {
-        json_builder_add_null_value(b);
-    } else {
-        char *name = world_value_string(w, type, value);
-        json_builder_add_string_value(b, name);
-        g_free(name);
-    }
-}
-
-static void add_state(JsonBuilder *b, const Result *r, const int64_t *values)
-{
-    const GPtrArray *shown = r->prog->ast->shown;
-    json_builder_begin_object(b);
-    for (guint i = 0; i < shown->len; i++) {
-        const CondLoc *loc = g_ptr_array_index(shown, i);
-        json_builder_set_member_name(b, loc->text);
-        add_typed_value(b, r->world, loc->type, values[i]);
-    }
-    json_builder_end_object(b);
-}
-
 static void add_nullable_string(JsonBuilder *b, const char *name, const char *value)
 {
     json_builder_set_member_name(b, name);
@@ -277,7 +239,7 @@ static void add_event_value(JsonBuilder *b, const World *w, const Event *ev)
 {
     json_builder_set_member_name(b, "value");
     if (event_has_value(ev))
-        add_typed_value(b, w, world_loc_type(w, ev->loc), ev->value);
+        report_json_value(b, w, world_loc_type(w, ev->loc), ev->value);
     else
         json_builder_add_null_value(b);
 }
@@ -321,7 +283,7 @@ static void add_execution(JsonBuilder *b, const Result *r, const Execution *e, g
     json_builder_set_member_name(b, "states");
     json_builder_begin_array(b);
     for (guint k = 0; k < e->n_states; k++)
-        add_state(b, r, execution_state(r, e, k));
+        report_json_state(b, r, execution_state(r, e, k));
     json_builder_end_array(b);
     json_builder_set_member_name(b, "actions");
     json_builder_begin_array(b);

@@ -84,16 +84,9 @@ static void add_race(JsonBuilder *b, const Result *r, const Race *race)
         add_advice(b, g_ptr_array_index(race->advice, i));
     json_builder_end_array(b);
     json_builder_set_member_name(b, "trace");
-    json_builder_begin_array(b);
-    GString *text = g_string_new(NULL);
-    append_race_trace(text, r, race);
-    char **lines = g_strsplit(text->str, "\n", -1);
-    for (char **l = lines; *l; l++)
-        if (**l)
-            json_builder_add_string_value(b, g_strstrip(*l));
-    g_strfreev(lines);
-    g_string_free(text, TRUE);
-    json_builder_end_array(b);
+    Result names = *r;
+    names.world = r->races_world ? r->races_world : r->world;
+    report_json_trace(b, &names, race->trace, race->trace_len);
     json_builder_end_object(b);
 }
 

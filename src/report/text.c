@@ -69,16 +69,15 @@ static const char *observation_word(uint64_t positive, uint64_t negative)
 }
 
 /* "T0:r0=1; x=0;" */
-static void append_state(GString *out, const Result *r, const FinalState *s)
+void report_state_line(GString *out, const Result *r, const int64_t *values)
 {
     const GPtrArray *shown = r->prog->ast->shown;
     for (guint i = 0; i < shown->len; i++) {
         const CondLoc *loc = g_ptr_array_index(shown, i);
-        char *value = world_value_string(r->world, loc->type, s->values[i]);
+        char *value = world_value_string(r->world, loc->type, values[i]);
         g_string_append_printf(out, "%s%s=%s;", i > 0 ? " " : "", loc->text, value);
         g_free(value);
     }
-    g_string_append_c(out, '\n');
 }
 
 static void append_states(GString *out, const Result *r)
@@ -86,8 +85,10 @@ static void append_states(GString *out, const Result *r)
     const Ast *ast = r->prog->ast;
     g_string_append_printf(out, "Test %s %s\n", ast->name, test_kind_word(ast->cond_kind));
     g_string_append_printf(out, "States %u\n", r->states->len);
-    for (guint i = 0; i < r->states->len; i++)
-        append_state(out, r, &g_array_index(r->states, FinalState, i));
+    for (guint i = 0; i < r->states->len; i++) {
+        report_state_line(out, r, g_array_index(r->states, FinalState, i).values);
+        g_string_append_c(out, '\n');
+    }
 }
 
 static void append_verdict(GString *out, const Result *r)

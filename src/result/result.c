@@ -135,13 +135,18 @@ static bool compare(Operator op, int64_t a, int64_t b)
 
 /* References are object ids with null as 0, and the checker stores null as
    the value 0, so == null and != null need no case of their own. */
-static bool cond_holds(const CondExpr *e, const int64_t *values)
+static bool cond_holds(const CondExpr *e, const GPtrArray *shown, const int64_t *values)
 {
+    const CondLoc *loc;
     switch (e->kind) {
-    case CE_CMP: return compare(e->op, values[e->loc], e->value);
-    case CE_AND: return cond_holds(e->a, values) && cond_holds(e->b, values);
-    case CE_OR: return cond_holds(e->a, values) || cond_holds(e->b, values);
-    case CE_NOT: return !cond_holds(e->a, values);
+    case CE_CMP:
+        /* An undefined location satisfies no comparison. */
+        loc = g_ptr_array_index(shown, e->loc);
+        return !world_value_undefined(loc->type, values[e->loc]) &&
+               compare(e->op, values[e->loc], e->value);
+    case CE_AND: return cond_holds(e->a, shown, values) && cond_holds(e->b, shown, values);
+    case CE_OR: return cond_holds(e->a, shown, values) || cond_holds(e->b, shown, values);
+    case CE_NOT: return !cond_holds(e->a, shown, values);
     case CE_TRUE: return true;
     }
     return false;
@@ -150,7 +155,7 @@ static bool cond_holds(const CondExpr *e, const int64_t *values)
 bool result_state_satisfies(const Result *r, const int64_t *values)
 {
     const CondExpr *cond = r->prog->ast->cond;
-    return cond == NULL || cond_holds(cond, values);
+    return cond == NULL || cond_holds(cond, r->prog->ast->shown, values);
 }
 
 bool result_validated(const Result *r)
@@ -330,8 +335,7 @@ static char *execution_signature(const Result *r, const Event *events, size_t le
 {
     int n_tids = r->world->n_tids;
     int32_t *pos = g_new(int32_t, len + 1);
-    int32_t per_thread[n_tids];
-    memset(per_thread, 0, sizeof per_thread);
+    int32_t *per_thread = g_new0(int32_t, n_tids);
     for (size_t i = 0; i < len; i++)
         pos[i] = events[i].kind == EV_FLUSH ? -1 : per_thread[events[i].tid]++;
     GString *sig = g_string_new(NULL);
@@ -352,6 +356,7 @@ static char *execution_signature(const Result *r, const Event *events, size_t le
         g_string_append_c(sig, '|');
     }
     g_free(pos);
+    g_free(per_thread);
     return g_string_free(sig, FALSE);
 }
 

@@ -379,6 +379,21 @@ START_TEST(settled_globals_need_no_interleaving)
 }
 END_TEST
 
+START_TEST(steps_through_null_are_undefined)
+{
+    /* a has 2 elements, so a[5] does not exist; p stays null, so p.f does
+       not either. Such a location is undefined: no comparison holds, so
+       the exists fails, and a[1] (which exists) reads 0. */
+    Run run = run_sc("Java und\nint[] a = new int[2];\nclass P { int f; }\nP p;\n"
+                     "thread T { }\n"
+                     "locations [a[1]]\n"
+                     "exists (a[5] == 0 \\/ p.f == 0 \\/ p.f != 0)\n");
+    ck_assert(has_state(run.r, 3, (int64_t[]){VALUE_UNDEFINED, VALUE_UNDEFINED, 0}));
+    ck_assert(!result_validated(run.r));
+    run_free(&run);
+}
+END_TEST
+
 static Suite *explore_suite(void)
 {
     Suite *s = suite_create("explore");
@@ -401,6 +416,7 @@ static Suite *explore_suite(void)
     tcase_add_test(tc, unsynchronized_increments_lose_updates);
     tcase_add_test(tc, condition_steps_through_a_register);
     tcase_add_test(tc, settled_globals_need_no_interleaving);
+    tcase_add_test(tc, steps_through_null_are_undefined);
     suite_add_tcase(s, tc);
     return s;
 }

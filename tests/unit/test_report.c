@@ -223,7 +223,9 @@ END_TEST
 
 START_TEST(test_condition_evaluation)
 {
-    const int64_t minus_one[] = {-1, 0}, zero_one[] = {0, 1}, big[] = {INT64_MIN, INT64_MAX};
+    /* The locations are ints: the least int, not INT64_MIN (which stands
+       for "undefined" in an int location). */
+    const int64_t minus_one[] = {-1, 0}, zero_one[] = {0, 1}, big[] = {INT32_MIN, INT64_MAX};
 
     ast->cond = cmp(0, OPR_LT, 0);   /* signed: -1 < 0 */
     ck_assert(result_state_satisfies(res, minus_one));
