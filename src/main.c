@@ -141,7 +141,7 @@ static int run_file(const char *path, const Options *opt, const ModelOps *model,
     if (!ast)
         return load_error(path, err, array);
     Checked *c = check_ast(ast, opt, model);
-    const Result *r = c->result;
+    Result *r = c->result;
     if (c->world->unresolved) {
         /* --volatile or --relax named no location of this program. */
         GError *bad = g_error_new(PR_LANG_ERROR, PR_LANG_ERROR_CHECK,
@@ -151,6 +151,11 @@ static int run_file(const char *path, const Options *opt, const ModelOps *model,
         checked_free(c);
         return load_error(path, bad, array);
     }
+    int status = result_exit_status(r);
+    if (opt->dot_dir)
+        status = worse(status, write_dot(r, opt->dot_dir));
+    /* --dot alone records the executions for its files, not for output. */
+    r->list_executions = opt->list_executions;
     if (array) {
         json_array_add_element(array, report_json(r));
     } else {
@@ -158,9 +163,6 @@ static int run_file(const char *path, const Options *opt, const ModelOps *model,
         if (opt->list_executions)
             report_executions_text(out, r);
     }
-    int status = result_exit_status(r);
-    if (opt->dot_dir)
-        status = worse(status, write_dot(r, opt->dot_dir));
     if (kept)
         g_ptr_array_add(kept, c);
     else

@@ -1066,7 +1066,10 @@ static void declare_globals_and_threads(Checker *c)
     }
     for (guint i = 0; i < c->ast->threads->len; i++) {
         ThreadDecl *t = thread_at(c, (int) i);
-        if (!table_add(c->threads, t->name, (int) i))
+        if (strcmp(t->name, "init") == 0)
+            /* Results name the thread that runs the initialisers so. */
+            error(c, t->pos, "'init' names the initial thread; choose another thread name");
+        else if (!table_add(c->threads, t->name, (int) i))
             error(c, t->pos, "duplicate thread '%s'", t->name);
     }
 }
@@ -1412,8 +1415,36 @@ bool lang_check(Ast *ast, GError **err)
     return diag_finish(&c.diag, PR_LANG_ERROR_CHECK, err);
 }
 
+/* A litmus file is UTF-8 text (reports quote it, and JSON needs it). */
+static bool check_utf8(const char *filename, const char *text, gsize len, GError **err)
+{
+    const char *bad;
+    if (g_utf8_validate(text, (gssize)len, &bad))
+        return true;
+    SrcPos pos = {1, 1};
+    for (const char *p = text; p < bad; p++) {
+        if (*p == '\n') {
+            pos.line++;
+            pos.col = 1;
+        } else {
+            pos.col++;
+        }
+    }
+    Diag diag;
+    diag_init(&diag, filename, text, len, 1);
+    if (*bad == '\0')
+        diag_error(&diag, pos, "a NUL byte in the file (litmus files are UTF-8 text)");
+    else
+        diag_error(&diag, pos, "invalid UTF-8 byte 0x%02x (litmus files are UTF-8 text)",
+                   (unsigned char)*bad);
+    diag_finish(&diag, PR_LANG_ERROR_SYNTAX, err);
+    return false;
+}
+
 static Ast *load_text(const char *filename, const char *text, gsize len, GError **err)
 {
+    if (!check_utf8(filename, text, len, err))
+        return NULL;
     Ast *ast = parse_text(filename, text, len, err);
     if (ast && !lang_check(ast, err)) {
         ast_free(ast);

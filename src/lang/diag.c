@@ -65,15 +65,24 @@ void diag_error(Diag *diag, SrcPos pos, const char *fmt, ...)
     g_string_append_vprintf(text, fmt, args);
     va_end(args);
     g_string_append_c(text, '\n');
+    gsize line_start = text->len;
     append_source_line(diag, pos.line, text);
+    gsize line_len = text->len - line_start;
     g_string_append_c(text, '\n');
-    for (int c = 1; c < pos.col; c++)
-        g_string_append_c(text, ' ');
+    /* The caret's indent copies the line's tabs, so it lines up under a
+       tab-indented line too. */
+    for (int c = 1; c < pos.col; c++) {
+        gsize i = line_start + (gsize)(c - 1);
+        g_string_append_c(text, (gsize)(c - 1) < line_len && text->str[i] == '\t' ? '\t' : ' ');
+    }
     g_string_append_c(text, '^');
 
     DiagEntry *entry = g_new(DiagEntry, 1);
     entry->pos = pos;
-    entry->text = g_string_free(text, FALSE);
+    /* Messages may quote bytes that are not UTF-8; reports (JSON above
+       all) need valid text. */
+    entry->text = g_utf8_make_valid(text->str, (gssize)text->len);
+    g_string_free(text, TRUE);
     g_ptr_array_add(diag->entries, entry);
 }
 

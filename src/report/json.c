@@ -186,6 +186,8 @@ static void add_stats(JsonBuilder *b, const Result *r)
     add_double_member(b, "seconds", t->seconds);
     add_uint_member(b, "peak_rss_kb", r->peak_rss_kb);
     add_uint_member(b, "unroll", (uint64_t)r->unroll);
+    json_builder_set_member_name(b, "drf_shortcut");
+    json_builder_add_boolean_value(b, r->drf_shortcut);
     if (r->iterations > 0) {
         add_uint_member(b, "iterations", (uint64_t)r->iterations);
         add_uint_member(b, "writeset", r->writeset_size);
