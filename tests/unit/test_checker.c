@@ -726,7 +726,8 @@ START_TEST(test_load_file)
 }
 END_TEST
 
-/* An embedded NUL byte is an unexpected character, not the end. */
+/* An embedded NUL byte is an error at its position, not the end of the
+   file: litmus files are UTF-8 text. */
 START_TEST(test_load_file_with_nul)
 {
     GError *err = NULL;
@@ -737,7 +738,7 @@ START_TEST(test_load_file_with_nul)
     ck_assert(g_file_set_contents(path, "Java t\nthread T { }\0 junk", 26, &err));
     Ast *ast = lang_load_file(path, &err);
     ck_assert_ptr_null(ast);
-    char *expected = g_strdup_printf("%s:2:13: error: unexpected character U+0000", path);
+    char *expected = g_strdup_printf("%s:2:13: error: a NUL byte in the file", path);
     ck_assert(g_str_has_prefix(err->message, expected));
     g_free(expected);
     g_clear_error(&err);

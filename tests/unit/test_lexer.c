@@ -334,7 +334,7 @@ START_TEST(test_error_message_format)
     ck_assert_str_eq(err->message,
                      "t.litmus:3:12: error: unexpected character '#'\n"
                      "\tint a = 1 # 2;\n"
-                     "           ^");
+                     "\t          ^"); /* the caret line copies the tab */
     g_error_free(err);
 }
 END_TEST

@@ -820,7 +820,7 @@ START_TEST(test_error_layout)
     ck_assert_str_eq(err->message,
                      "dir/f.litmus:4:3: error: expected ';' after statement, found 'y'\n"
                      "\t\ty = 2;\n"
-                     "  ^");
+                     "\t\t^"); /* the caret line copies the tabs */
     g_error_free(err);
 }
 END_TEST
