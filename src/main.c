@@ -23,9 +23,10 @@ static const char *exit_status_help =
     "  0  every condition is validated and no violation is found\n"
     "  1  a condition fails, or a violation (failed assert, uncaught exception,\n"
     "     deadlock) is found\n"
-    "  2  usage error, or a file that cannot be read or is not a valid litmus file\n"
-    "     (each error is printed as FILE:LINE:COL: error: MESSAGE), or --dot cannot\n"
-    "     write its files\n"
+    "  2  usage error, a file that cannot be read or is not a valid litmus file\n"
+    "     (each error is printed as FILE:LINE:COL: error: MESSAGE), a --volatile\n"
+    "     or --relax location the program does not have, or --dot cannot write\n"
+    "     its files\n"
     "  3  nothing wrong was found, but a bound (--unroll, call depth, array size,\n"
     "     --max-states, --timeout, --max-memory) cut paths: the answer holds only\n"
     "     up to it\n"
@@ -137,6 +138,7 @@ static int run_file(const char *path, const Options *opt, const ModelOps *model,
                     JsonArray *array, GPtrArray *kept)
 {
     GError *err = NULL;
+    peak_rss_reset(); /* each file's figures are its own */
     Ast *ast = lang_load_file(path, &err);
     if (!ast)
         return load_error(path, err, array);

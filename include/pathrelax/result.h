@@ -212,7 +212,9 @@ bool result_state_satisfies(const Result *r, const int64_t *values);
    fails or a violation, 3 nothing wrong found but a bound cut paths. */
 int result_exit_status(const Result *r);
 
-/* Peak resident set size of this process, in kB (from /proc). */
+/* Peak resident set size of this process, in kB (from /proc), since the
+   last peak_rss_reset() (the command line resets it per file). */
 size_t peak_rss_kb(void);
+void peak_rss_reset(void);
 
 #endif
