@@ -3,8 +3,7 @@
  * Copyright (C) 2026 the PathRelax authors. GPL-3.0-or-later.
  *
  * Program.methods holds, in order: one CMethod per Ast method (same index),
- * one per thread body, the init code, then the constructors synthesised for
- * classes that have field initialisers but no constructor.
+ * one per thread body, then the init code.
  *
  * Jumps are emitted against label ids and patched to instruction indices
  * when a method is finished. A control stack of loop and monitor frames lets
@@ -17,7 +16,6 @@
 typedef struct {
     const Ast *ast;
     Program *prog;
-    int *synth_ctor;       /* per class: synthesised constructor or -1 */
     GPtrArray *types;      /* const Type*: interned array types */
     GArray *asserts;       /* CAssert */
     int atomic_class;      /* Program.classes index of AtomicInteger, or -1
@@ -375,7 +373,7 @@ static void compile_new_object(Gen *g, const Expr *e)
         return;
     }
     int class_index = e->type->class_index;
-    int ctor = e->method_index >= 0 ? e->method_index : g->comp->synth_ctor[class_index];
+    int ctor = e->method_index; /* -1: the class has no constructor */
     emit(g, OP_NEW, class_index, e->pos);
     if (ctor < 0)
         return;
@@ -1046,19 +1044,6 @@ static void gen_finish(Gen *g)
     g_array_free(g->counters, TRUE);
 }
 
-static void compile_field_inits(Gen *g, int class_index)
-{
-    const ClassDecl *cls = &g_array_index(g->comp->ast->classes, ClassDecl, class_index);
-    for (guint f = 0; f < cls->fields->len; f++) {
-        const VarDecl *field = &g_array_index(cls->fields, VarDecl, f);
-        if (!field->init)
-            continue;
-        emit(g, OP_LOAD, 0, field->pos);
-        compile_expr(g, field->init);
-        emit_field(g, OP_PUTF, class_index, (int)f, field->pos);
-    }
-}
-
 /* The implicit return at the end of a method. The checker rejects a value
    method whose end can be reached (JLS 14.22); our reachability is coarser
    only after dead code such as statements behind a return, where this
@@ -1082,8 +1067,6 @@ static void compile_method(Compiler *comp, int index)
     Gen g;
     gen_init(&g, comp, m, EXIT_RETURN);
     g.freeze_on_return = decl->is_constructor && cls->has_final_field;
-    if (decl->is_constructor)
-        compile_field_inits(&g, decl->class_index);
     /* this (local 0) cannot be assigned, so it serves as the monitor's slot
        without a hidden copy; the frame stays open for the implicit return */
     if (decl->is_synchronized)
@@ -1118,17 +1101,6 @@ static void compile_init(Compiler *comp)
         end_pos = v->pos;
     }
     emit(&g, OP_END, 0, end_pos);
-    gen_finish(&g);
-}
-
-static void compile_synth_ctor(Compiler *comp, int class_index)
-{
-    const ClassDecl *cls = &g_array_index(comp->ast->classes, ClassDecl, class_index);
-    Gen g;
-    gen_init(&g, comp, &comp->prog->methods[comp->synth_ctor[class_index]], EXIT_RETURN);
-    g.freeze_on_return = cls->has_final_field;
-    compile_field_inits(&g, class_index);
-    emit_return(&g, false, cls->pos);
     gen_finish(&g);
 }
 
@@ -1185,27 +1157,6 @@ static void copy_threads(Program *prog, const Ast *ast, int first_method)
     }
 }
 
-static bool class_needs_synth_ctor(const ClassDecl *cls)
-{
-    if (cls->ctors->len > 0)
-        return false;
-    for (guint f = 0; f < cls->fields->len; f++)
-        if (g_array_index(cls->fields, VarDecl, f).init)
-            return true;
-    return false;
-}
-
-/* Assigns method indices to the synthesised constructors; returns how many. */
-static int plan_synth_ctors(Compiler *comp, int first_method)
-{
-    int n = 0;
-    for (guint c = 0; c < comp->ast->classes->len; c++) {
-        const ClassDecl *cls = &g_array_index(comp->ast->classes, ClassDecl, c);
-        comp->synth_ctor[c] = class_needs_synth_ctor(cls) ? first_method + n++ : -1;
-    }
-    return n;
-}
-
 static void set_method(CMethod *m, char *name, int class_index, int n_params,
                        bool returns_value, int n_locals)
 {
@@ -1242,8 +1193,7 @@ static void declare_methods(Compiler *comp)
     int n_ast = (int)ast->methods->len;
     int first_thread = n_ast;
     prog->init_method = first_thread + (int)ast->threads->len;
-    int n_synth = plan_synth_ctors(comp, prog->init_method + 1);
-    prog->n_methods = prog->init_method + 1 + n_synth;
+    prog->n_methods = prog->init_method + 1;
     prog->methods = g_new0(CMethod, prog->n_methods);
 
     for (int i = 0; i < n_ast; i++)
@@ -1255,13 +1205,6 @@ static void declare_methods(Compiler *comp)
     }
     set_method(&prog->methods[prog->init_method], g_strdup("<init>"), -1, 0, false,
                ast->init_n_locals);
-    for (guint c = 0; c < ast->classes->len; c++) {
-        if (comp->synth_ctor[c] < 0)
-            continue;
-        const ClassDecl *cls = &g_array_index(ast->classes, ClassDecl, c);
-        set_method(&prog->methods[comp->synth_ctor[c]], g_strdup_printf("%s.<init>", cls->name),
-                   (int)c, 1, false, 1);
-    }
     copy_threads(prog, ast, first_thread);
 }
 
@@ -1273,9 +1216,6 @@ static void compile_bodies(Compiler *comp)
     for (guint t = 0; t < ast->threads->len; t++)
         compile_thread(comp, (int)t, (int)ast->methods->len + (int)t);
     compile_init(comp);
-    for (guint c = 0; c < ast->classes->len; c++)
-        if (comp->synth_ctor[c] >= 0)
-            compile_synth_ctor(comp, (int)c);
 }
 
 Program *compile_program(const Ast *ast)
@@ -1284,7 +1224,6 @@ Program *compile_program(const Ast *ast)
     Compiler comp = {
         .ast = ast,
         .prog = prog,
-        .synth_ctor = g_new0(int, ast->classes->len),
         .types = g_ptr_array_new(),
         .asserts = g_array_new(FALSE, FALSE, sizeof(CAssert)),
         .atomic_class = -1,
@@ -1301,7 +1240,6 @@ Program *compile_program(const Ast *ast)
     prog->types = (const Type **)g_ptr_array_free(comp.types, FALSE);
     prog->n_asserts = (int)comp.asserts->len;
     prog->asserts = (CAssert *)g_array_free(comp.asserts, FALSE);
-    g_free(comp.synth_ctor);
     return prog;
 }
 

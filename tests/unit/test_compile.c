@@ -408,53 +408,6 @@ START_TEST(constructor_with_final_field_freezes)
 }
 END_TEST
 
-/* The parser refuses field initialisers today; the compiler supports them
-   all the same, so these tests give a checked field one by hand: the
-   initialiser expression of a global. */
-static void graft_field_initialiser(int class_index, int field, int global)
-{
-    ClassDecl *cls = &g_array_index(ast->classes, ClassDecl, class_index);
-    g_array_index(cls->fields, VarDecl, field).init =
-        g_array_index(ast->globals, VarDecl, global).init;
-    program_free(prog);
-    prog = compile_program(ast);
-}
-
-START_TEST(field_initialisers_run_before_constructor_body)
-{
-    load("Java t\n"
-         "int five = 5;\n"
-         "class P { int b; P() { b = b + 1; } }\n"
-         "P p;\n"
-         "thread T1 { p = new P(); }\n");
-    graft_field_initialiser(0, 0, 0);
-    assert_code("P.<init>",
-                "LOAD 0; CONST 5; PUTF P.b; "
-                "LOAD 0; LOAD 0; GETF P.b; CONST 1; IADD; PUTF P.b; RET");
-    ck_assert_int_eq(prog->n_methods, 3);      /* P.<init>, T1, <init> */
-    teardown();
-}
-END_TEST
-
-START_TEST(synthesised_constructor_for_field_initialisers)
-{
-    load("Java t\n"
-         "int seven = 7;\n"
-         "class Q { final int a; }\n"
-         "Q q;\n"
-         "thread T1 { q = new Q(); }\n");
-    assert_code("T1", "NEW Q; PUTG q; END");   /* no constructor to call */
-    graft_field_initialiser(0, 0, 0);
-    ck_assert_int_eq(prog->n_methods, 3);      /* T1, <init>, then Q.<init> */
-    ck_assert_str_eq(prog->methods[2].name, "Q.<init>");
-    assert_code("Q.<init>", "LOAD 0; CONST 7; PUTF Q.a; FREEZE; RET");
-    assert_code("T1", "NEW Q; DUP; CALL Q.<init>; PUTG q; END");
-    ck_assert(prog->methods[2].is_instance);
-    ck_assert_int_eq(prog->methods[2].n_params, 1);
-    teardown();
-}
-END_TEST
-
 START_TEST(array_initialiser_writes_elements)
 {
     load("Java t\n"
@@ -603,8 +556,6 @@ static Suite *compile_suite(void)
     tcase_add_test(tc, return_unlocks_block_then_method_monitor);
     tcase_add_test(tc, join_names_thread);
     tcase_add_test(tc, constructor_with_final_field_freezes);
-    tcase_add_test(tc, field_initialisers_run_before_constructor_body);
-    tcase_add_test(tc, synthesised_constructor_for_field_initialisers);
     tcase_add_test(tc, array_initialiser_writes_elements);
     tcase_add_test(tc, array_types_are_interned);
     tcase_add_test(tc, int_and_long_ops);
