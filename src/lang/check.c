@@ -39,6 +39,8 @@ typedef struct {
     GArray *scope_starts;      /* int: locals->len when each scope opened */
     int next_slot;
     int loop_depth;
+    int initialising;          /* the global whose initialiser is being
+                                  checked, or -1 */
 } Checker;
 
 /* ---- helpers -------------------------------------------------------- */
@@ -293,6 +295,10 @@ static const Type *check_name(Checker *c, Expr *e)
         return field_at(c, c->class_index, field)->type;
     }
     int global = table_get(c->globals, e->name);
+    if (global >= 0 && c->initialising >= 0 && global >= c->initialising)
+        /* JLS 8.3.3: it would read the default value, silently */
+        error(c, e->pos, "global '%s' is read before its initialiser has run (it is declared "
+                         "later); move its declaration up", e->name);
     if (global >= 0) {
         e->sym = SYM_GLOBAL;
         e->sym_index = global;
@@ -1082,9 +1088,14 @@ static void check_initialisers(Checker *c)
     begin_body(c, NULL, -1);
     for (guint i = 0; i < c->ast->globals->len; i++) {
         VarDecl *global = global_at(c, (int) i);
+        c->initialising = (int) i;
         if (global->init)
             check_assignable(c, global->type, check_value(c, global->init), global->init->pos, "");
+        else if (global->is_final)
+            /* only its initialiser may assign a final global */
+            error(c, global->pos, "final global '%s' has no initialiser", global->name);
     }
+    c->initialising = -1;
     c->ast->init_n_locals = c->next_slot;
 }
 
@@ -1378,7 +1389,7 @@ static void checker_init(Checker *c, Ast *ast)
         .class_types = g_ptr_array_new(),
         .locals = g_array_new(FALSE, FALSE, sizeof(Local)),
         .scope_starts = g_array_new(FALSE, FALSE, sizeof(int)),
-        .class_index = -1, .thread_index = -1,
+        .class_index = -1, .thread_index = -1, .initialising = -1,
     };
     diag_init(&c->diag, ast->filename, ast->source, strlen(ast->source), CHECK_MAX_ERRORS);
 }

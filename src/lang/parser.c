@@ -888,6 +888,9 @@ static bool check_variable_modifiers(Parser *p, const Modifiers *mods)
 {
     if (mods->is_synchronized)
         fail_at(p, mods->synchronized_pos, "a variable cannot be 'synchronized'");
+    else if (mods->is_volatile && mods->is_final)
+        /* JLS 8.3.1.4: a final variable never changes, so volatile is void */
+        fail_at(p, mods->volatile_pos, "a variable cannot be both 'volatile' and 'final'");
     return !p->failed;
 }
 

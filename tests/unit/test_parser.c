@@ -379,8 +379,8 @@ END_TEST
 START_TEST(test_globals)
 {
     Ast *ast = parse_ok("Java t\n"
-                        "volatile final int x = 1, y, z = x + 1;\n"
-                        "final volatile long[] a;\n"
+                        "volatile int x = 1, y, z = x + 1;\n"
+                        "final long[] a;\n"
                         "C c = null;\n"
                         "thread T { }\n");
     ck_assert_uint_eq(ast->globals->len, 5);
@@ -390,13 +390,17 @@ START_TEST(test_globals)
     const VarDecl *a = &g_array_index(ast->globals, VarDecl, 3);
     const VarDecl *c = &g_array_index(ast->globals, VarDecl, 4);
     ck_assert_str_eq(x->name, "x");
-    ck_assert(x->is_volatile && x->is_final && x->init && x->init->ival == 1);
+    ck_assert(x->is_volatile && !x->is_final && x->init && x->init->ival == 1);
     /* the modifiers and the type apply to every name */
-    ck_assert(y->is_volatile && y->is_final && !y->init && y->type == &type_int);
+    ck_assert(y->is_volatile && !y->init && y->type == &type_int);
     ck_assert_int_eq(z->pos.line, 2);
-    ck_assert_int_eq(z->pos.col, 30);
-    ck_assert(a->is_final && a->is_volatile && a->type->kind == TY_ARRAY &&
+    ck_assert_int_eq(z->pos.col, 24);
+    ck_assert(a->is_final && !a->is_volatile && a->type->kind == TY_ARRAY &&
               a->type->elem == &type_long);
+    /* JLS 8.3.1.4: never both */
+    char *msg = parse_error("Java t\nfinal volatile int v = 1;\nthread T { }\n");
+    ck_assert_str_eq(msg, "2:7: error: a variable cannot be both 'volatile' and 'final'");
+    g_free(msg);
     ck_assert_int_eq(c->type->kind, TY_CLASS);
     ck_assert_str_eq(c->type->class_name, "C");
     ck_assert_int_eq(c->init->kind, EX_NULL_LIT);
