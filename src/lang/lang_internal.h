@@ -52,6 +52,8 @@ typedef struct {
     uint64_t value;      /* TK_INT_LIT: magnitude as written */
     bool is_long;        /* TK_INT_LIT: L suffix */
     bool is_hex;         /* TK_INT_LIT: 0x prefix (value already wrapped) */
+    bool beyond_int;     /* TK_INT_LIT without L that only a long holds: an
+                            error in code, a 64-bit value in a condition */
 } Token;
 
 /* Splits text into tokens. The array always ends with one TK_EOF token, or

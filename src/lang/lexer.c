@@ -303,18 +303,21 @@ static void lex_number(Lexer *lx)
                    (int) (lx->offset - start), lx->text + start);
         return;
     }
-    if (!fits || !literal_fits(value, is_hex, is_long)) {
+    bool beyond_int = fits && !is_long && !literal_fits(value, is_hex, false) &&
+                      literal_fits(value, is_hex, true);
+    if (!fits || (!literal_fits(value, is_hex, is_long) && !beyond_int)) {
         emit_error(lx, start, start_pos, "integer literal too large for %s: %.*s",
                    is_long ? "long" : "int", (int) (lx->offset - start),
                    lx->text + start);
         return;
     }
-    if (is_hex && !is_long)   /* 0xFFFFFFFF is the int -1 */
+    if (is_hex && !is_long && !beyond_int)   /* 0xFFFFFFFF is the int -1 */
         value = (uint64_t) (int64_t) (int32_t) (uint32_t) value;
     Token *tok = emit(lx, TK_INT_LIT, start, start_pos);
     tok->value = value;
     tok->is_long = is_long;
     tok->is_hex = is_hex;
+    tok->beyond_int = beyond_int;
 }
 
 /* ---- string literals ------------------------------------------------ */

@@ -254,6 +254,11 @@ static Expr *new_int_literal(Parser *p, const Token *tok, SrcPos pos, int64_t va
 static Expr *parse_int_literal(Parser *p)
 {
     const Token *tok = advance(p);
+    if (tok->beyond_int) {
+        fail_at(p, tok->pos, "integer literal too large for int: %.*s (add L for a long)",
+                (int) tok->len, p->ast->source + tok->offset);
+        return NULL;
+    }
     if (is_min_magnitude(tok)) {
         fail_at(p, tok->pos, "integer literal too large for %s: %.*s",
                 tok->is_long ? "long" : "int", (int) tok->len, p->ast->source + tok->offset);
@@ -1148,9 +1153,12 @@ static bool parse_cond_value(Parser *p, CondCmp *cmp)
         expected(p, negative ? "an integer after '-'" : "a value (an integer, true, false or null)");
         return false;
     }
+    /* A condition compares 64-bit values: a literal may take the whole
+       long range with or without the L of code. */
     const Token *tok = cur(p);
-    if (!negative && is_min_magnitude(tok)) {
-        parse_int_literal(p);   /* reports the literal as too large */
+    if (!negative && tok->value > (uint64_t) INT64_MAX) {
+        fail_here(p, "integer too large for a long: %.*s", (int) tok->len,
+                  p->ast->source + tok->offset);
         return false;
     }
     advance(p);

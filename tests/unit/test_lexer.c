@@ -257,13 +257,22 @@ END_TEST
 
 START_TEST(test_integer_too_large)
 {
-    assert_lex_error("x = 2147483649;", "1:5: integer literal too large for int: 2147483649");
-    assert_lex_error("3000000000", "1:1: integer literal too large for int: 3000000000");
+    /* Beyond int but within long, without L: a token marked beyond_int
+       (code rejects it, a condition takes it as a long). */
+    const char *beyond[] = {"2147483649", "3000000000", "0x100000000"};
+    const uint64_t values[] = {2147483649u, 3000000000u, 0x100000000u};
+    for (size_t i = 0; i < G_N_ELEMENTS(beyond); i++) {
+        Lexed lexed = lex(beyond[i]);
+        const Token *t = tok(&lexed, 0);
+        ck_assert_int_eq(t->kind, TK_INT_LIT);
+        ck_assert(t->beyond_int && !t->is_long);
+        ck_assert_uint_eq(t->value, values[i]);
+        lexed_free(&lexed);
+    }
     assert_lex_error("9223372036854775809L",
                      "1:1: integer literal too large for long: 9223372036854775809L");
     assert_lex_error("99999999999999999999999L",
                      "1:1: integer literal too large for long: 99999999999999999999999L");
-    assert_lex_error("0x100000000", "1:1: integer literal too large for int: 0x100000000");
     assert_lex_error("0x10000000000000000L",
                      "1:1: integer literal too large for long: 0x10000000000000000L");
 }

@@ -807,8 +807,11 @@ START_TEST(test_errors_condition)
                        "3:11: error: expected an array index (an integer from 0 to 2147483647), found '-'");
     assert_parse_error("Java t\nthread T { }\nexists (x == 1",
                        "3:15: error: expected ')' to close the condition, found end of file");
-    assert_parse_error("Java t\nthread T { }\nexists (x == 2147483648)",
-                       "3:14: error: integer literal too large for int: 2147483648");
+    /* a condition compares longs: 2147483648 is fine, 2^63 is not */
+    assert_parse_error("Java t\nthread T { }\nexists (x == 9223372036854775808)",
+                       "3:14: error: integer too large for a long: 9223372036854775808");
+    assert_parse_error("Java t\nint x = 3000000000;\nthread T { }\n",
+                       "2:9: error: integer literal too large for int: 3000000000 (add L for a long)");
     assert_parse_error("Java t\nthread T { }\nlocations [x y]",
                        "3:14: error: expected ']' to close 'locations [', found 'y'");
 }
