@@ -911,6 +911,11 @@ static void append_expr_bare(GString *out, const Expr *e)
     case EX_ARRAY_INIT: append_array_init(out, e); break;
     case EX_UNARY:
         g_string_append(out, operator_spelling(e->op));
+        /* "- -w", not "--w" (a decrement): a minus before a minus or a
+           negative literal needs a space */
+        if (e->op == OPR_NEG && ((e->lhs->kind == EX_UNARY && e->lhs->op == OPR_NEG) ||
+                                 (e->lhs->kind == EX_INT_LIT && e->lhs->ival < 0)))
+            g_string_append_c(out, ' ');
         append_expr(out, e->lhs, PREC_UNARY);
         break;
     case EX_BINARY: append_binary(out, e); break;

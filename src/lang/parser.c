@@ -667,6 +667,10 @@ static Stmt *parse_simple_statement(Parser *p)
         s->op = advance(p)->kind == TK_INC ? OPR_ADD : OPR_SUB;
         return s;
     }
+    if (at(p, TK_ERROR)) {
+        fail_here(p, "unexpected input"); /* reports the lexer's message */
+        return NULL;
+    }
     if (e->kind != EX_CALL) {
         fail_at(p, e->pos, "not a statement");
         return NULL;
