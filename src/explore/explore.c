@@ -259,6 +259,16 @@ static void record_states(Search *s)
     }
 }
 
+/* The model resolved each read of a future write to that write's event
+   (for the reports of this path); the events stay on the trace for the
+   paths that share its prefix, so the resolution is taken back. */
+static void unresolve_future_reads(EventLog *log)
+{
+    for (size_t i = 0; i < log->len; i++)
+        if (log->v[i].kind == EV_READ && log->v[i].future)
+            log->v[i].rf = RF_PENDING;
+}
+
 static void path_end(Search *s, bool all_done)
 {
     Machine *mc = &s->mc;
@@ -271,10 +281,11 @@ static void path_end(Search *s, bool all_done)
     if (!all_done) {
         PathViolation v = {VIOL_DEADLOCK, -1, 0, 0, mc->events->len};
         report_violation(s, &v, mc->events->len);
-        return;
+    } else {
+        s->stats->executions++;
+        record_states(s);
     }
-    s->stats->executions++;
-    record_states(s);
+    unresolve_future_reads(mc->events);
 }
 
 /* ---- the depth-first search ---------------------------------------------- */
@@ -314,12 +325,14 @@ static bool limit_reached(Search *s)
         s->r->limit = LIMIT_VIOLATION;
         return true;
     }
-    if (s->cfg->max_memory_mb && (s->stats->transitions & 255) == 0 &&
-        search_bytes(s) > s->cfg->max_memory_mb << 20) {
+    if ((s->cfg->max_memory_mb && (s->stats->transitions & 255) == 0 &&
+         search_bytes(s) > s->cfg->max_memory_mb << 20) ||
+        visited_nearly_full(&s->visited)) {
         s->r->limit = LIMIT_MEMORY;
         return true;
     }
-    /* The clock is read every 1024 states: cheap, and fine-grained enough. */
+    /* The clock is read every 1024 transitions: cheap, and fine-grained
+       enough. */
     if (s->cfg->deadline > 0 && (s->stats->transitions & 1023) == 0 &&
         g_get_monotonic_time() / 1e6 > s->cfg->deadline) {
         s->r->limit = LIMIT_TIME;
@@ -472,13 +485,12 @@ static void search(Search *s)
             count_stop(s, r, lv);
             continue;
         }
+        /* The new state first: a violation its step found is reported
+           even when a limit then ends the search. */
+        enter_state(s, held_before);
         if (limit_reached(s))
             break;
-        enter_state(s, held_before);
     }
-    /* Leave the model and the trail as at the start. */
-    if (s->levels->len > 0)
-        restore_level(s, &g_array_index(s->levels, Level, 0));
 }
 
 /* DFS may reach a state first with more loop iterations behind it than
@@ -505,6 +517,8 @@ void explore_run(World *world, const ModelOps *ops, Model *model, Trail *trail, 
     size_t mark = trail_mark(trail);
     events->len = 0;
     ops->begin(model);
+    /* The machine's arrays join the trail for this search only. */
+    int trail_arrays = trail->n_arrays;
     machine_init(&s.mc, world, ops, model, trail, events, r, cfg->unroll);
     visited_init(&s.visited);
     s.counters = g_array_new(FALSE, FALSE, sizeof(int32_t));
@@ -559,6 +573,7 @@ void explore_run(World *world, const ModelOps *ops, Model *model, Trail *trail, 
     g_free(s.key.data);
     visited_free(&s.visited);
     machine_free(&s.mc);
+    trail->n_arrays = trail_arrays;
 }
 
 Result *explore_program(const Program *prog, const ModelOps *ops, const ExploreConfig *cfg,

@@ -134,3 +134,9 @@ bool visited_reexplored_with_more_budget(const Visited *v, uint32_t entry, uint3
             return false;
     return true;
 }
+
+bool visited_nearly_full(const Visited *v)
+{
+    /* Room for one more key of any sensible size (1 MiB) and its counters. */
+    return v->bytes->len > UINT32_MAX - (1u << 20) || v->entries->len > UINT32_MAX / 2;
+}

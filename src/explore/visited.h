@@ -44,6 +44,10 @@ bool visited_check_insert(Visited *v, const uint8_t *key, size_t key_len, const 
    stored at ctr_off, and differed from them: it then had more budget. */
 bool visited_reexplored_with_more_budget(const Visited *v, uint32_t entry, uint32_t ctr_off);
 
+/* Whether the set nears the 4 GiB its 32-bit offsets can address: the
+   search must stop (a memory limit) before storing more. */
+bool visited_nearly_full(const Visited *v);
+
 /* Bytes held, for the memory figure. */
 size_t visited_bytes(const Visited *v);
 

@@ -352,10 +352,14 @@ static void jmm_finish(Model *m) { (void)m; }
 
 static inline bool is_volatile(const Model *m, Loc loc) { return m->world->locs[loc].is_volatile; }
 
+/* A final field of a frozen object reads its constructor's value, unless
+   the object's reference escaped before the freeze (then nothing is
+   guaranteed: JLS 17.5). */
 static bool frozen_final(const Model *m, Loc loc)
 {
     const LocInfo *l = &m->world->locs[loc];
-    return l->is_final && l->obj && m->frozen[l->obj];
+    return l->is_final && l->obj && m->frozen[l->obj] &&
+           !g_hash_table_contains(m->leaky, GSIZE_TO_POINTER((gsize)l->obj));
 }
 
 static int add_choice(ReadChoice *out, int n, int cap, int64_t value, int64_t token)
@@ -393,47 +397,44 @@ static void note_escape(Model *m, int tid, Loc loc, int64_t value)
         g_hash_table_add(m->leaky, GSIZE_TO_POINTER((gsize)value));
 }
 
-static int64_t last_write_to(const Model *m, Loc loc)
+/* Reads that see memory, as under sc: in round 0, volatile locations, and
+   with --relax every location but the relaxed one. */
+static bool reads_memory(const Model *m, Loc loc)
 {
-    for (int64_t i = n_writes(m) - 1; i >= 0; i--)
-        if (wentry(m, i)[W_LOC] == loc)
-            return i;
-    return -1;
+    return m->round == 0 || is_volatile(m, loc) || m->world->locs[loc].is_sc;
 }
 
+/* Candidates: the past writes happens-before does not hide (every write
+   performed on the path, whether or not the previous round saw its id:
+   reading a visible past write is always legal), the default value when
+   no write hides it, and the future writes of the previous round's
+   WriteSet. */
 static int jmm_read_choices(Model *m, int tid, Loc loc, ReadChoice *out, int cap)
 {
     ensure(m);
-    if (m->round == 0 || is_volatile(m, loc))
-        return add_choice(out, 0, cap, m->mem[loc], 0);
     if (frozen_final(m, loc))
         return add_choice(out, 0, cap, m->frozen_val[loc], 0);
+    if (reads_memory(m, loc))
+        return add_choice(out, 0, cap, m->mem[loc], 0);
     int constructor = awaited_final(m, tid, loc);
-    if (m->world->locs[loc].is_sc) {
-        /* --relax names another location: this one reads as under sc. */
-        int64_t last = last_write_to(m, loc);
-        return last < 0 ? add_choice(out, 0, cap, 0, TOKEN_DEFAULT)
-                        : add_choice(out, 0, cap, wentry(m, last)[W_VALUE], last);
-    }
 
     int n = 0;
     if (constructor < 0 && default_visible(m, loc, tid))
         n = add_choice(out, n, cap, 0, TOKEN_DEFAULT);
+    for (int64_t i = 0; i < n_writes(m); i++) {
+        const int64_t *w = wentry(m, i);
+        if (w[W_LOC] != loc || (constructor >= 0 && w[W_TID] != constructor))
+            continue; /* only the constructor's writes, see awaited_final */
+        if (past_write_visible(m, i, tid))
+            n = add_choice(out, n, cap, w[W_VALUE], i);
+    }
     const GArray *cands = loc < m->old_nlocs ? m->old_by_loc[loc] : NULL;
-    int64_t last_past = -1;
     for (guint k = 0; cands && k < cands->len; k++) {
         const WsEntry *e = &g_array_index(cands, WsEntry, k);
         if (constructor >= 0 && id_tid(e->id) != constructor)
-            continue; /* only the constructor's writes, see awaited_final */
-        int64_t i = find_performed(m, e->id);
-        if (i >= 0) {
-            /* A past write is read with the value it wrote; the entries of
-               one id are adjacent (sorted), so one check skips repeats. */
-            if (i != last_past && past_write_visible(m, i, tid))
-                n = add_choice(out, n, cap, wentry(m, i)[W_VALUE], i);
-            last_past = i;
             continue;
-        }
+        if (find_performed(m, e->id) >= 0)
+            continue; /* past: offered above, with the value it wrote */
         /* A future write of the reader's own thread would come after the
            read in program order, and one of an ended thread never comes:
            neither can be justified, so neither is offered. */
@@ -468,7 +469,11 @@ static void jmm_read(Model *m, int tid, Loc loc, const ReadChoice *c, Event *ev)
 {
     ensure(m);
     ev->value = c->value;
-    if (m->round == 0 || is_volatile(m, loc)) {
+    if (frozen_final(m, loc)) {
+        ev->rf = m->frozen_event[loc] ? (int32_t)(m->frozen_event[loc] - 1) : RF_INIT;
+        return;
+    }
+    if (reads_memory(m, loc)) {
         ev->rf = m->mem_event[loc] ? (int32_t)(m->mem_event[loc] - 1) : RF_INIT;
         if (is_volatile(m, loc))
             hb_volatile_read(&m->hb, tid, loc);
@@ -476,12 +481,14 @@ static void jmm_read(Model *m, int tid, Loc loc, const ReadChoice *c, Event *ev)
             check_race(m, tid, loc, false);
         return;
     }
-    if (frozen_final(m, loc)) {
-        ev->rf = m->frozen_event[loc] ? (int32_t)(m->frozen_event[loc] - 1) : RF_INIT;
-        return;
-    }
     if (c->token >= 0) {
-        ev->rf = (int32_t)wentry(m, c->token)[W_EVENT];
+        const int64_t *w = wentry(m, c->token);
+        ev->rf = (int32_t)w[W_EVENT];
+        /* A read of a final field awaiting its freeze must have taken the
+           constructor's last write: recorded like an impose, the freeze
+           checks it (awaited_reads_hold). */
+        if (awaited_final(m, tid, loc) >= 0)
+            impose(m, (uint64_t)w[W_ID], w[W_VALUE], tid);
         return;
     }
     if (c->token == TOKEN_DEFAULT) {
@@ -544,17 +551,15 @@ static bool jmm_write(Model *m, int tid, Loc loc, int64_t value, Event *ev)
     w[W_EPOCH] = vc_epoch(&m->hb.vc, tid);
     w[W_VC] = vc_off;
     w[W_EVENT] = event_index(m, ev);
-    if (m->round == 0) {
+    if (reads_memory(m, loc)) {
         trail_set(m->trail, m->h_mem, (size_t)loc, value);
         trail_set(m->trail, m->h_mem_event, (size_t)loc, event_index(m, ev) + 1);
-        if (tracking_races(m))
-            check_race(m, tid, loc, true);
     }
+    if (tracking_races(m))
+        check_race(m, tid, loc, true);
     return true;
 }
 
-/* The end of a constructor: each final field keeps the value the
-   constructing thread last wrote to it (the default if none). */
 /* Reads of the final field at loc that waited for the freeze must have
    taken the constructor's last write to it, last_id. */
 static bool awaited_reads_hold(const Model *m, Loc loc, uint64_t last_id)
@@ -567,6 +572,8 @@ static bool awaited_reads_hold(const Model *m, Loc loc, uint64_t last_id)
     return true;
 }
 
+/* The end of a constructor: each final field keeps the value the
+   constructing thread last wrote to it (the default if none). */
 static bool freeze(Model *m, int tid, int64_t obj)
 {
     const ObjInfo *o = &m->world->objs[obj];
@@ -727,7 +734,7 @@ static void jmm_key(Model *m, KeyBuf *key)
     ensure(m);
     Loc n_locs = m->world->n_locs;
     for (Loc l = 0; l < n_locs; l++) {
-        if (m->mem[l] && (m->round == 0 || is_volatile(m, l))) {
+        if (m->mem[l] && reads_memory(m, l)) {
             key_put(key, l);
             key_put(key, m->mem[l]);
         }

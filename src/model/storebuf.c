@@ -175,7 +175,7 @@ static bool sb_write(Model *m, int tid, Loc loc, int64_t value, Event *ev)
     }
     if ((size_t)(len + 1) > m->flushed_cap) {
         size_t cap = m->flushed_cap ? m->flushed_cap * 2 : 64;
-        m->flushed = g_renew(int64_t, m->flushed, cap);
+        array_grow(&m->flushed, (int64_t)m->flushed_cap, (int64_t)cap);
         m->flushed_cap = cap;
     }
     int64_t *e = m->log + len * B_SIZE;
