@@ -562,6 +562,28 @@ int machine_thread_options(Machine *mc, int tid, ReadChoice **choices, int *choi
     }
 }
 
+/* A read of loc with one of the model's choices, logged on the trace;
+   returns the value read. */
+static int64_t read_location(Machine *mc, int tid, const Insn *in, Loc loc, const ReadChoice *choice)
+{
+    Event *ev = machine_event(mc, EV_READ, tid, in->line);
+    ev->loc = loc;
+    ev->is_volatile = mc->world->locs[loc].is_volatile;
+    mc->ops->read(mc->model, tid, loc, choice, ev);
+    return ev->value;
+}
+
+/* A write of value to loc, logged on the trace; false when the model
+   finds the path ill-formed. */
+static bool write_location(Machine *mc, int tid, const Insn *in, Loc loc, int64_t value)
+{
+    Event *ev = machine_event(mc, EV_WRITE, tid, in->line);
+    ev->loc = loc;
+    ev->value = value;
+    ev->is_volatile = mc->world->locs[loc].is_volatile;
+    return mc->ops->write(mc->model, tid, loc, value, ev);
+}
+
 static StepResult do_read(Machine *mc, int tid, const Insn *in, const ReadChoice *choice)
 {
     int64_t *th = mc->th[tid];
@@ -570,11 +592,8 @@ static StepResult do_read(Machine *mc, int tid, const Insn *in, const ReadChoice
     if (loc == LOC_NONE)
         return throw_exception(mc, tid, in->line, exc);
     th[TH_SP] -= in->op == OP_GETG ? 0 : in->op == OP_GETF ? 1 : 2;
-    Event *ev = machine_event(mc, EV_READ, tid, in->line);
-    ev->loc = loc;
-    ev->is_volatile = mc->world->locs[loc].is_volatile;
-    mc->ops->read(mc->model, tid, loc, choice, ev);
-    push(th, ev->value);
+    int64_t value = read_location(mc, tid, in, loc, choice);
+    push(mc->th[tid], value);
     return STEP_OK;
 }
 
@@ -587,33 +606,9 @@ static StepResult do_write(Machine *mc, int tid, const Insn *in)
         return throw_exception(mc, tid, in->line, exc);
     int64_t value = pop(th);
     th[TH_SP] -= in->op == OP_PUTG ? 0 : in->op == OP_PUTF ? 1 : 2;
-    Event *ev = machine_event(mc, EV_WRITE, tid, in->line);
-    ev->loc = loc;
-    ev->value = value;
     if (tid == 0 && in->op == OP_PUTG)
         world_note_init_write(mc->world, in->a, value);
-    ev->is_volatile = mc->world->locs[loc].is_volatile;
-    return mc->ops->write(mc->model, tid, loc, value, ev) ? STEP_OK : STEP_DISCARD;
-}
-
-/* The read half of an atomic step; returns the value read. */
-static int64_t atomic_read(Machine *mc, int tid, const Insn *in, Loc loc, const ReadChoice *choice)
-{
-    Event *ev = machine_event(mc, EV_READ, tid, in->line);
-    ev->loc = loc;
-    ev->is_volatile = mc->world->locs[loc].is_volatile;
-    mc->ops->read(mc->model, tid, loc, choice, ev);
-    return ev->value;
-}
-
-/* The write half; false when the model finds the path ill-formed. */
-static bool atomic_write(Machine *mc, int tid, const Insn *in, Loc loc, int64_t value)
-{
-    Event *ev = machine_event(mc, EV_WRITE, tid, in->line);
-    ev->loc = loc;
-    ev->value = value;
-    ev->is_volatile = mc->world->locs[loc].is_volatile;
-    return mc->ops->write(mc->model, tid, loc, value, ev);
+    return write_location(mc, tid, in, loc, value) ? STEP_OK : STEP_DISCARD;
 }
 
 /* compareAndSet (OP_CAS) or getAndAdd (OP_GETADD) in one visible step: a
@@ -634,10 +629,10 @@ static StepResult do_atomic(Machine *mc, int tid, const Insn *in, const ReadChoi
     th[TH_SP] -= in->a == ATOMIC_ELEMENT ? 2 : 1;
     if (!mc->ops->sync(mc->model, tid, SYNC_FENCE, 0, NULL))
         return STEP_DISCARD;
-    int64_t old = atomic_read(mc, tid, in, loc, choice);
+    int64_t old = read_location(mc, tid, in, loc, choice);
     bool writes = !is_cas || old == expect;
     int64_t value = is_cas ? operand : wrap32((uint64_t)old + (uint64_t)operand);
-    if (writes && !atomic_write(mc, tid, in, loc, value))
+    if (writes && !write_location(mc, tid, in, loc, value))
         return STEP_DISCARD;
     push(th, is_cas ? writes : old);
     return STEP_OK;

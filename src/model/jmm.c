@@ -615,20 +615,35 @@ static bool jmm_sync(Model *m, int tid, SyncKind kind, int64_t arg, Event *ev)
     return true;
 }
 
-/* Well formed when every imposed write was performed (with its value,
-   checked when it happened). Then the future reads learn which event they
-   saw, and the path's writes join the WriteSet. */
-static bool jmm_path_end(Model *m)
+/* Every imposed write was performed (with its value: checked when it
+   happened). */
+static bool imposes_performed(const Model *m)
 {
     for (int64_t i = 0; i < n_imposes(m); i++)
         if (find_performed(m, (uint64_t)ientry(m, i)[I_ID]) < 0)
             return false;
+    return true;
+}
+
+/* Each read of a future write learns that write's event, for the reports
+   of this path (the explorer takes it back afterwards). */
+static void resolve_future_reads(const Model *m)
+{
     EventLog *log = m->env.events;
     for (size_t i = 0; i < log->len; i++) {
         Event *ev = &log->v[i];
         if (ev->kind == EV_READ && ev->future)
             ev->rf = (int32_t)wentry(m, find_performed(m, (uint64_t)ev->arg))[W_EVENT];
     }
+}
+
+/* A well-formed path: its future reads are resolved and its writes join
+   the WriteSet of the next round. */
+static bool jmm_path_end(Model *m)
+{
+    if (!imposes_performed(m))
+        return false;
+    resolve_future_reads(m);
     for (int64_t i = 0; i < n_writes(m); i++)
         ws_add(m, (uint64_t)wentry(m, i)[W_ID], wentry(m, i)[W_VALUE]);
     return true;
