@@ -9,48 +9,11 @@
 
 #include "pathrelax/explore.h"
 #include "pathrelax/lang.h"
-
-/* One program checked under a model, with everything it owns. */
-typedef struct {
-    Ast *ast;
-    Program *prog;
-    World *world;
-    Result *r;
-} Run;
-
-static Run run_model(const char *model, const char *text)
-{
-    GError *err = NULL;
-    Run run = {0};
-    run.ast = lang_load_string("test.litmus", text, &err);
-    if (!run.ast)
-        ck_abort_msg("does not load: %s", err->message);
-    run.prog = compile_program(run.ast);
-    ExploreConfig cfg = {.unroll = EXPLORE_DEFAULT_UNROLL};
-    run.r = explore_program(run.prog, model_find(model), &cfg, &run.world);
-    return run;
-}
-
-static void run_free(Run *run)
-{
-    result_free(run->r);
-    world_free(run->world);
-    program_free(run->prog);
-    ast_free(run->ast);
-}
+#include "testutil.h"
 
 static const int64_t *state_at(const Result *r, guint i)
 {
     return g_array_index(r->states, FinalState, i).values;
-}
-
-/* Whether the result has a final state with exactly these values. */
-static bool has_state(const Result *r, int n, const int64_t *values)
-{
-    for (guint i = 0; i < r->states->len; i++)
-        if (memcmp(state_at(r, i), values, sizeof(int64_t) * (size_t)n) == 0)
-            return true;
-    return false;
 }
 
 static const Violation *violation(const Result *r, guint i)
@@ -174,7 +137,7 @@ START_TEST(get_and_increment_never_loses_an_update)
                        "thread T2 { int r2 = c.getAndIncrement(); n++; }\n"
                        "locations [c; n; T1:r1; T2:r2]\n";
     for (size_t m = 0; m < G_N_ELEMENTS(models); m++) {
-        Run run = run_model(models[m], text);
+        Run run = run_program(models[m], NULL, text);
         const Result *r = run.r;
         ck_assert_uint_gt(r->states->len, 0);
         bool lost = false;
@@ -202,7 +165,7 @@ START_TEST(compare_and_set_succeeds_once)
                        "thread T2 { boolean s2 = c.compareAndSet(0, 2); }\n"
                        "locations [T1:s1; T2:s2; c]\n";
     for (size_t m = 0; m < G_N_ELEMENTS(models); m++) {
-        Run run = run_model(models[m], text);
+        Run run = run_program(models[m], NULL, text);
         ck_assert_uint_eq(run.r->states->len, 2);
         ck_assert(has_state(run.r, 3, (int64_t[]){1, 0, 1}));
         ck_assert(has_state(run.r, 3, (int64_t[]){0, 1, 2}));
@@ -226,7 +189,7 @@ START_TEST(array_elements_are_atomic)
                        "}\n"
                        "locations [a[0]; a[1]; T1:i1; T2:g2; T2:n; T2:h]\n";
     for (size_t m = 0; m < G_N_ELEMENTS(models); m++) {
-        Run run = run_model(models[m], text);
+        Run run = run_program(models[m], NULL, text);
         const Result *r = run.r;
         bool saw_five = false, saw_zero = false;
         for (guint i = 0; i < r->states->len; i++) {
@@ -257,7 +220,7 @@ static bool mp_stale_read(const char *model, const char *flag_decl, const char *
                                  "thread P1 { int r0 = %s; int r1 = x; }\n"
                                  "exists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
                                  flag_decl, flag_set, flag_get);
-    Run run = run_model(model, text);
+    Run run = run_program(model, NULL, text);
     bool stale = has_state(run.r, 2, (int64_t[]){1, 0});
     run_free(&run);
     g_free(text);
@@ -296,7 +259,7 @@ static bool sb_both_stale(const char *model, const char *step)
                                  "thread P1 { y = 1; %s; int r1 = x; }\n"
                                  "exists (P0:r0 == 0 /\\ P1:r1 == 0)\n",
                                  step, step);
-    Run run = run_model(model, text);
+    Run run = run_program(model, NULL, text);
     bool stale = has_state(run.r, 2, (int64_t[]){0, 0});
     run_free(&run);
     g_free(text);
@@ -325,7 +288,7 @@ START_TEST(atomics_are_ordinary_references)
        comparisons and a monitor: T1 bumps h.count twice through bump(),
        T2 once under synchronized; all three increments are atomic, so
        h.count ends at 3. */
-    Run run = run_model("jmm",
+    Run run = run_program("jmm", NULL,
                         "Java refs\n"
                         "class Holder {\n"
                         "  final AtomicInteger count;\n"
@@ -348,7 +311,7 @@ START_TEST(null_and_bad_index_throw)
     /* CAS on a null AtomicInteger: NullPointerException; getAndIncrement
        of element 2 of a 2-element array: ArrayIndexOutOfBoundsException;
        a negative length: NegativeArraySizeException. */
-    Run run = run_model("sc", "Java exc\n"
+    Run run = run_program("sc", NULL, "Java exc\n"
                               "AtomicInteger c;\n"
                               "final AtomicIntegerArray a = new AtomicIntegerArray(2);\n"
                               "thread P0 { boolean s = c.compareAndSet(0, 1); }\n"

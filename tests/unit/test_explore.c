@@ -9,48 +9,15 @@
 #include "pathrelax/explore.h"
 #include "pathrelax/lang.h"
 #include "../../src/explore/visited.h"
-
-/* One program checked under a model, with everything it owns. */
-typedef struct {
-    Ast *ast;
-    Program *prog;
-    World *world;
-    Result *r;
-} Run;
+#include "testutil.h"
 
 static Run run_model(const char *model, int unroll, const char *text)
 {
-    GError *err = NULL;
-    Run run = {0};
-    run.ast = lang_load_string("test.litmus", text, &err);
-    if (!run.ast)
-        ck_abort_msg("does not load: %s", err->message);
-    run.prog = compile_program(run.ast);
     ExploreConfig cfg = {.unroll = unroll};
-    run.r = explore_program(run.prog, model_find(model), &cfg, &run.world);
-    return run;
+    return run_program(model, &cfg, text);
 }
 
-static Run run_sc(const char *text) { return run_model("sc", EXPLORE_DEFAULT_UNROLL, text); }
-
-static void run_free(Run *run)
-{
-    result_free(run->r);
-    world_free(run->world);
-    program_free(run->prog);
-    ast_free(run->ast);
-}
-
-/* Whether the result has a final state with exactly these values. */
-static bool has_state(const Result *r, int n, const int64_t *values)
-{
-    for (guint i = 0; i < r->states->len; i++) {
-        const FinalState *st = &g_array_index(r->states, FinalState, i);
-        if (memcmp(st->values, values, sizeof(int64_t) * (size_t)n) == 0)
-            return true;
-    }
-    return false;
-}
+static Run run_sc(const char *text) { return run_program("sc", NULL, text); }
 
 static const Violation *violation(const Result *r, guint i)
 {

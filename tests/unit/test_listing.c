@@ -11,34 +11,13 @@
 #include "pathrelax/explore.h"
 #include "pathrelax/lang.h"
 #include "pathrelax/report.h"
+#include "testutil.h"
 
 /* One program checked under a model with --list-executions. */
-typedef struct {
-    Ast *ast;
-    Program *prog;
-    World *world;
-    Result *r;
-} Run;
-
 static Run run_listing(const char *model, const char *text)
 {
-    GError *err = NULL;
-    Run run = {0};
-    run.ast = lang_load_string("test.litmus", text, &err);
-    if (!run.ast)
-        ck_abort_msg("does not load: %s", err->message);
-    run.prog = compile_program(run.ast);
     ExploreConfig cfg = {.unroll = EXPLORE_DEFAULT_UNROLL, .list_executions = true};
-    run.r = explore_program(run.prog, model_find(model), &cfg, &run.world);
-    return run;
-}
-
-static void run_free(Run *run)
-{
-    result_free(run->r);
-    world_free(run->world);
-    program_free(run->prog);
-    ast_free(run->ast);
+    return run_program(model, &cfg, text);
 }
 
 static const Execution *execution(const Result *r, guint i)

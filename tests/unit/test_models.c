@@ -9,6 +9,7 @@
 
 #include "pathrelax/explore.h"
 #include "pathrelax/lang.h"
+#include "testutil.h"
 
 /* A program with globals x, y (plain), v (volatile) and a lock object,
    and threads T1, T2 (tids 1, 2); only its shape matters here. */
@@ -485,25 +486,16 @@ START_TEST(jmm_holds_violations_of_ill_formed_paths)
        T2 writes x = 0, not the imposed 1, and the path is dropped. The
        failure is held until the path ends, so it is never reported. Every
        well-formed path has r2 == 0. */
-    GError *err = NULL;
-    Ast *ast = lang_load_string("fig12.litmus",
-                                "Java fig12\n"
-                                "int x, y;\n"
-                                "thread T1 { int r1 = x; y = r1; }\n"
-                                "thread T2 { int r2 = y; assert r2 != 1; if (r2 == 0) x = 1; else x = 0; }\n",
-                                &err);
-    ck_assert(ast);
-    Program *prog = compile_program(ast);
-    World *world;
     ExploreConfig cfg = {.unroll = 8, .no_drf_shortcut = true};
-    Result *r = explore_program(prog, &model_jmm, &cfg, &world);
-    ck_assert_uint_eq(r->violations->len, 0);
-    ck_assert_uint_gt(r->total.discarded, 0);
-    ck_assert_int_ge(r->iterations, 2);
-    result_free(r);
-    world_free(world);
-    program_free(prog);
-    ast_free(ast);
+    Run run = run_program("jmm", &cfg,
+                          "Java fig12\n"
+                          "int x, y;\n"
+                          "thread T1 { int r1 = x; y = r1; }\n"
+                          "thread T2 { int r2 = y; assert r2 != 1; if (r2 == 0) x = 1; else x = 0; }\n");
+    ck_assert_uint_eq(run.r->violations->len, 0);
+    ck_assert_uint_gt(run.r->total.discarded, 0);
+    ck_assert_int_ge(run.r->iterations, 2);
+    run_free(&run);
 }
 END_TEST
 
@@ -511,42 +503,23 @@ START_TEST(jmm_drf_program_answered_by_sc)
 {
     /* Every access to x is inside synchronized (l): data-race free, so
        round 0 (SC) is the answer: one search, and the result says so. */
-    GError *err = NULL;
-    Ast *ast = lang_load_string("drf.litmus",
-                                "Java drf\nclass L {}\nint x; L l = new L();\n"
-                                "thread T1 { synchronized (l) { x = 1; } }\n"
-                                "thread T2 { int r = 0; synchronized (l) { r = x; } }\n",
-                                &err);
-    ck_assert(ast);
-    Program *prog = compile_program(ast);
-    World *world;
-    ExploreConfig cfg = {.unroll = 8};
-    Result *r = explore_program(prog, &model_jmm, &cfg, &world);
-    ck_assert(r->drf_shortcut);
-    ck_assert_int_eq(r->iterations, 1);
-    ck_assert_uint_eq(r->states->len, 2); /* r = 0 or 1 */
-    result_free(r);
-    world_free(world);
-    program_free(prog);
-    ast_free(ast);
+    Run run = run_program("jmm", NULL,
+                          "Java drf\nclass L {}\nint x; L l = new L();\n"
+                          "thread T1 { synchronized (l) { x = 1; } }\n"
+                          "thread T2 { int r = 0; synchronized (l) { r = x; } }\n");
+    ck_assert(run.r->drf_shortcut);
+    ck_assert_int_eq(run.r->iterations, 1);
+    ck_assert_uint_eq(run.r->states->len, 2); /* r = 0 or 1 */
+    run_free(&run);
 }
 END_TEST
 
 /* Runs a whole program under jmm and returns its number of violations. */
 static guint jmm_violations(const char *text)
 {
-    GError *err = NULL;
-    Ast *ast = lang_load_string("p.litmus", text, &err);
-    ck_assert_msg(ast != NULL, "%s", err ? err->message : "");
-    Program *prog = compile_program(ast);
-    World *world;
-    ExploreConfig cfg = {.unroll = 8};
-    Result *r = explore_program(prog, &model_jmm, &cfg, &world);
-    guint n = r->violations->len;
-    result_free(r);
-    world_free(world);
-    program_free(prog);
-    ast_free(ast);
+    Run run = run_program("jmm", NULL, text);
+    guint n = run.r->violations->len;
+    run_free(&run);
     return n;
 }
 
@@ -580,17 +553,6 @@ START_TEST(jmm_final_field_of_leaked_object)
 }
 END_TEST
 
-/* The final states of a whole program under a model, for a few checks. */
-static Result *run_program(const char *text, const ExploreConfig *cfg, Ast **ast, Program **prog,
-                           World **world, const char *model)
-{
-    GError *err = NULL;
-    *ast = lang_load_string("p.litmus", text, &err);
-    ck_assert_msg(*ast != NULL, "%s", err ? err->message : "");
-    *prog = compile_program(*ast);
-    return explore_program(*prog, model_find(model), cfg, world);
-}
-
 START_TEST(jmm_past_write_new_this_round)
 {
     /* Load buffering: P0 reads y, P2 copies x0 (which P0 sets to 1) into
@@ -602,21 +564,14 @@ START_TEST(jmm_past_write_new_this_round)
        this round, and it is still legal to read. The path then ends well
        formed, so r0 = 1 is found. */
     ExploreConfig cfg = {.unroll = 8};
-    Ast *ast;
-    Program *prog;
-    World *world;
-    Result *r = run_program("Java stuck\nint x, x0, y; volatile int v;\n"
+    Run run = run_program("jmm", &cfg, "Java stuck\nint x, x0, y; volatile int v;\n"
                             "thread P0 { int r0 = y; x0 = 1; if (r0 == 1) { x = 1; } x = 2; v = 1; }\n"
                             "thread P1 { while (v == 0) { } int rx = x; }\n"
                             "thread P2 { int r2 = x0; y = r2; }\n"
-                            "exists (P0:r0 == 1)\n",
-                            &cfg, &ast, &prog, &world, "jmm");
-    ck_assert(result_validated(r));
-    ck_assert(result_complete(r));
-    result_free(r);
-    world_free(world);
-    program_free(prog);
-    ast_free(ast);
+                            "exists (P0:r0 == 1)\n");
+    ck_assert(result_validated(run.r));
+    ck_assert(result_complete(run.r));
+    run_free(&run);
 }
 END_TEST
 
@@ -627,20 +582,13 @@ START_TEST(jmm_relax_keeps_sc_order)
        sc the last write to x is P0's or P1's, so r is 1 or 2 (both orders
        occur), exactly as with --model sc. */
     ExploreConfig cfg = {.unroll = 8, .relax = "y"};
-    Ast *ast;
-    Program *prog;
-    World *world;
-    Result *r = run_program("Java relaxorder\nint x, y; volatile int f0, f1;\n"
+    Run run = run_program("jmm", &cfg, "Java relaxorder\nint x, y; volatile int f0, f1;\n"
                             "thread P0 { x = 1; f0 = 1; }\n"
                             "thread P1 { x = 2; f1 = 1; }\n"
                             "thread P2 { int a = f0; int b = f1; assume (a == 1 && b == 1); int r = x; }\n"
-                            "locations [P2:r]\n",
-                            &cfg, &ast, &prog, &world, "jmm");
-    ck_assert_uint_eq(r->states->len, 2);
-    result_free(r);
-    world_free(world);
-    program_free(prog);
-    ast_free(ast);
+                            "locations [P2:r]\n");
+    ck_assert_uint_eq(run.r->states->len, 2);
+    run_free(&run);
 }
 END_TEST
 
@@ -651,23 +599,16 @@ START_TEST(jmm_final_field_last_constructor_write)
        f = 2 (JLS 17.5), even if it reads f while the constructor is still
        running in the path: rf is -1 (p still null) or 2, never 1. */
     ExploreConfig cfg = {.unroll = 8};
-    Ast *ast;
-    Program *prog;
-    World *world;
-    Result *r = run_program("Java final2\nclass C { final int f; C() { f = 1; f = 2; } }\nC p;\n"
+    Run run = run_program("jmm", &cfg, "Java final2\nclass C { final int f; C() { f = 1; f = 2; } }\nC p;\n"
                             "thread T1 { p = new C(); }\n"
                             "thread T2 { C q = p; int rf = -1; if (q != null) { rf = q.f; } }\n"
-                            "locations [T2:rf]\n",
-                            &cfg, &ast, &prog, &world, "jmm");
-    ck_assert_uint_eq(r->states->len, 2);
-    for (guint i = 0; i < r->states->len; i++) {
-        int64_t v = g_array_index(r->states, FinalState, i).values[0];
+                            "locations [T2:rf]\n");
+    ck_assert_uint_eq(run.r->states->len, 2);
+    for (guint i = 0; i < run.r->states->len; i++) {
+        int64_t v = g_array_index(run.r->states, FinalState, i).values[0];
         ck_assert(v == -1 || v == 2);
     }
-    result_free(r);
-    world_free(world);
-    program_free(prog);
-    ast_free(ast);
+    run_free(&run);
 }
 END_TEST
 

@@ -8,37 +8,17 @@
 
 #include "pathrelax/lang.h"
 #include "pathrelax/races.h"
-
-typedef struct {
-    Ast *ast;
-    Program *prog;
-    World *world;
-    Result *r;
-} Run;
+#include "testutil.h"
 
 /* The program under jmm with the race analysis, as --races gives it. */
-static Run analyse(const char *text, const ExploreConfig *extra)
+static Run analyse(const char *text, const ExploreConfig *cfg)
 {
-    GError *err = NULL;
-    Run run = {0};
-    run.ast = lang_load_string("test.litmus", text, &err);
-    if (!run.ast)
-        ck_abort_msg("does not load: %s", err->message);
-    run.prog = compile_program(run.ast);
-    ExploreConfig cfg = {.unroll = 8};
-    if (extra)
-        cfg = *extra;
-    run.r = explore_program(run.prog, &model_jmm, &cfg, &run.world);
-    races_analyse(run.prog, &cfg, run.r);
+    ExploreConfig defaults = {.unroll = 8};
+    if (!cfg)
+        cfg = &defaults;
+    Run run = run_program("jmm", cfg, text);
+    races_analyse(run.prog, cfg, run.r);
     return run;
-}
-
-static void run_free(Run *run)
-{
-    result_free(run->r);
-    world_free(run->world);
-    program_free(run->prog);
-    ast_free(run->ast);
 }
 
 static const Race *race_on(const Result *r, const char *loc, int source_line, int manifest_line)
