@@ -83,6 +83,28 @@ static inline void trail_set(Trail *t, int array, size_t index, int64_t value)
 }
 static inline size_t trail_mark(const Trail *t) { return t->len; }
 
+/* An append-only log of fixed-size entries whose length is on the trail:
+   backtracking shortens it, and entries past the length are left to be
+   overwritten by later appends. The log must not move once initialised
+   (the trail holds the address of its length). */
+typedef struct {
+    int64_t *data;
+    size_t cap;           /* in words */
+    int entry;            /* words per entry */
+    int64_t *len;         /* one word, registered on the trail */
+    int handle;           /* its trail handle */
+} TrailLog;
+
+void trail_log_init(TrailLog *log, Trail *t, int entry_words);
+void trail_log_free(TrailLog *log);
+/* Room for one more entry, counted in the length; the caller fills it. */
+int64_t *trail_log_append(TrailLog *log, Trail *t);
+static inline int64_t trail_log_len(const TrailLog *log) { return *log->len; }
+static inline int64_t *trail_log_at(const TrailLog *log, int64_t i)
+{
+    return log->data + i * log->entry;
+}
+
 /* Per-location and per-object arrays grow as the program allocates:
    array_capacity gives the doubled capacity (at least min) that covers
    need; array_grow reallocates a[0..old_n) to new_n, zero-filling the rest

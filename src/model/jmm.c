@@ -48,8 +48,6 @@ enum { W_ID, W_LOC, W_VALUE, W_TID, W_EPOCH, W_VC, W_EVENT, W_SIZE };
    entries are kept once: a spin loop that re-reads the same future write
    adds no new constraint, and its state then repeats. */
 enum { I_ID, I_VALUE, I_TID, I_EPOCH, I_SIZE };
-/* Per-path scalars on the trail. */
-enum { S_WLEN, S_ILEN, S_SIZE };
 
 /* Read tokens: a past write is its log index (>= 0). */
 #define TOKEN_DEFAULT (-1)
@@ -71,12 +69,9 @@ struct Model {
     bool racy;          /* round 0 found one */
 
     /* ---- per path, undone through the trail ---- */
-    int64_t *scal;
     Hb hb;
-    int64_t *wlog;      /* W_SIZE words per performed write (append-only) */
-    size_t wlog_cap;
-    int64_t *ilog;      /* I_SIZE words per imposed write (append-only) */
-    size_t ilog_cap;
+    TrailLog writes;    /* W_SIZE words per performed write */
+    TrailLog imposes;   /* I_SIZE words per imposed write */
     /* per location */
     int64_t *mem;       /* round 0: every location; later: volatiles */
     int64_t *mem_event; /* 1 + event index of the write in mem */
@@ -89,7 +84,7 @@ struct Model {
     /* per object */
     int64_t *frozen;    /* its constructor has finished (JLS 17.5) */
     int64_t obj_cap;
-    int h_scal, h_mem, h_mem_event, h_fval, h_fevent, h_rd, h_wr, h_frozen;
+    int h_mem, h_mem_event, h_fval, h_fevent, h_rd, h_wr, h_frozen;
 
     /* ---- across rounds ---- */
     GHashTable *ws;        /* every (id, value) written so far: WsEntry set */
@@ -191,21 +186,10 @@ static void ensure(Model *m)
     }
 }
 
-static int64_t *append_entry(int64_t **log, size_t *cap, Model *m, int len_index, int size)
-{
-    size_t len = (size_t)m->scal[len_index];
-    if ((len + 1) * (size_t)size > *cap) {
-        *cap = *cap ? *cap * 2 : 64 * (size_t)size;
-        *log = g_renew(int64_t, *log, *cap);
-    }
-    trail_set(m->trail, m->h_scal, (size_t)len_index, (int64_t)len + 1);
-    return *log + len * (size_t)size;
-}
-
-static inline int64_t n_writes(const Model *m) { return m->scal[S_WLEN]; }
-static inline const int64_t *wentry(const Model *m, int64_t i) { return m->wlog + i * W_SIZE; }
-static inline int64_t n_imposes(const Model *m) { return m->scal[S_ILEN]; }
-static inline const int64_t *ientry(const Model *m, int64_t i) { return m->ilog + i * I_SIZE; }
+static inline int64_t n_writes(const Model *m) { return trail_log_len(&m->writes); }
+static inline const int64_t *wentry(const Model *m, int64_t i) { return trail_log_at(&m->writes, i); }
+static inline int64_t n_imposes(const Model *m) { return trail_log_len(&m->imposes); }
+static inline const int64_t *ientry(const Model *m, int64_t i) { return trail_log_at(&m->imposes, i); }
 
 static inline int64_t event_index(const Model *m, const Event *ev)
 {
@@ -307,8 +291,8 @@ static Model *jmm_create(const ModelEnv *env)
     m->n_tids = env->world->n_tids;
     m->drf_check = env->drf_shortcut;
     Trail *tr = env->trail;
-    m->scal = g_new0(int64_t, S_SIZE);
-    m->h_scal = trail_register(tr, &m->scal);
+    trail_log_init(&m->writes, tr, W_SIZE);
+    trail_log_init(&m->imposes, tr, I_SIZE);
     hb_init(&m->hb, env->world, tr);
     m->h_mem = trail_register(tr, &m->mem);
     m->h_mem_event = trail_register(tr, &m->mem_event);
@@ -335,8 +319,10 @@ static void jmm_destroy(Model *m)
     g_free(m->thread_ends);
     g_array_free(m->values, TRUE);
     hb_free(&m->hb);
-    int64_t *arrays[] = {m->scal, m->wlog, m->ilog, m->mem, m->mem_event, m->frozen_val,
-                         m->frozen_event, m->race_rd, m->race_wr, m->frozen};
+    trail_log_free(&m->writes);
+    trail_log_free(&m->imposes);
+    int64_t *arrays[] = {m->mem, m->mem_event, m->frozen_val, m->frozen_event, m->race_rd,
+                         m->race_wr, m->frozen};
     for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
         g_free(arrays[i]);
     g_free(m);
@@ -458,7 +444,7 @@ static void impose(Model *m, uint64_t id, int64_t value, int tid)
             imp[I_EPOCH] == epoch)
             return;
     }
-    int64_t *imp = append_entry(&m->ilog, &m->ilog_cap, m, S_ILEN, I_SIZE);
+    int64_t *imp = trail_log_append(&m->imposes, m->trail);
     imp[I_ID] = (int64_t)id;
     imp[I_VALUE] = value;
     imp[I_TID] = tid;
@@ -543,7 +529,7 @@ static bool jmm_write(Model *m, int tid, Loc loc, int64_t value, Event *ev)
     if (m->round > 0 && !imposes_hold(m, id, tid, value))
         return false;
     int64_t vc_off = hb_publish(&m->hb, tid);
-    int64_t *w = append_entry(&m->wlog, &m->wlog_cap, m, S_WLEN, W_SIZE);
+    int64_t *w = trail_log_append(&m->writes, m->trail);
     w[W_ID] = (int64_t)id;
     w[W_LOC] = loc;
     w[W_VALUE] = value;
@@ -710,11 +696,11 @@ static const int64_t *by_thread(Model *m, const int64_t *log, int64_t len, int e
 static void key_writes(Model *m, KeyBuf *key)
 {
     int64_t *ends = m->thread_ends;
-    const int64_t *order = by_thread(m, m->wlog, n_writes(m), W_SIZE, W_TID, ends);
+    const int64_t *order = by_thread(m, m->writes.data, n_writes(m), W_SIZE, W_TID, ends);
     int64_t next = 0;
     for (int t = 0; t < m->n_tids; t++) {
         for (; next < ends[t]; next++) {
-            const int64_t *w = m->wlog + order[next];
+            const int64_t *w = m->writes.data + order[next];
             key_put(key, w[W_LOC]);
             key_put(key, (int64_t)((uint64_t)w[W_ID] & 0xffffff));
             key_put(key, w[W_VALUE]);
@@ -731,11 +717,11 @@ static void key_writes(Model *m, KeyBuf *key)
 static void key_imposes(Model *m, KeyBuf *key)
 {
     int64_t *ends = m->thread_ends;
-    const int64_t *order = by_thread(m, m->ilog, n_imposes(m), I_SIZE, I_TID, ends);
+    const int64_t *order = by_thread(m, m->imposes.data, n_imposes(m), I_SIZE, I_TID, ends);
     int64_t next = 0;
     for (int t = 0; t < m->n_tids; t++) {
         for (; next < ends[t]; next++) {
-            const int64_t *imp = m->ilog + order[next];
+            const int64_t *imp = m->imposes.data + order[next];
             key_put(key, imp[I_ID]);
             key_put(key, imp[I_VALUE]);
             key_put(key, imp[I_EPOCH]);

@@ -26,16 +26,14 @@ struct Model {
     /* race tracking */
     bool races;
     Hb hb;
-    int64_t *acc;        /* A_SIZE words per logged access (append-only) */
-    size_t acc_cap;
-    int64_t *acc_len;    /* one word, on the trail */
+    TrailLog accesses;   /* A_SIZE words per logged access */
     int64_t *held;       /* per thread, HELD_MAX words: the monitors it holds,
                             outermost first */
     int64_t *held_n;     /* per thread: how many */
     int64_t *acquired;   /* per thread, 2 words: bit masks of the threads it
                             joined and of the volatile globals it read
                             (the first 63 of each) */
-    int h_acc_len, h_held, h_held_n, h_acquired;
+    int h_held, h_held_n, h_acquired;
 };
 
 enum { A_LOC, A_TID, A_LINE, A_WRITE, A_EPOCH, A_LOCK, A_SIZE };
@@ -50,8 +48,7 @@ static Model *sc_create(const ModelEnv *env)
     m->races = env->track_races;
     if (m->races) {
         hb_init(&m->hb, env->world, env->trail);
-        m->acc_len = g_new0(int64_t, 1);
-        m->h_acc_len = trail_register(env->trail, &m->acc_len);
+        trail_log_init(&m->accesses, env->trail, A_SIZE);
         m->held = g_new0(int64_t, env->world->n_tids * HELD_MAX);
         m->h_held = trail_register(env->trail, &m->held);
         m->held_n = g_new0(int64_t, env->world->n_tids);
@@ -68,8 +65,7 @@ static void sc_destroy(Model *m)
     g_free(m->writer);
     if (m->races) {
         hb_free(&m->hb);
-        g_free(m->acc);
-        g_free(m->acc_len);
+        trail_log_free(&m->accesses);
         g_free(m->held);
         g_free(m->held_n);
         g_free(m->acquired);
@@ -97,7 +93,10 @@ static void sc_begin(Model *m)
 
 /* ---- races ---------------------------------------------------------------- */
 
-static inline const int64_t *access_at(const Model *m, int64_t i) { return m->acc + i * A_SIZE; }
+static inline const int64_t *access_at(const Model *m, int64_t i)
+{
+    return trail_log_at(&m->accesses, i);
+}
 
 static RaceAccess race_side(const int64_t *a)
 {
@@ -152,7 +151,7 @@ static void track_access(Model *m, int tid, Loc loc, bool is_write, const Event 
     if (m->env.world->locs[loc].is_volatile)
         return;
     int64_t epoch = vc_epoch(&m->hb.vc, tid);
-    int64_t len = *m->acc_len;
+    int64_t len = trail_log_len(&m->accesses);
     bool logged = false;
     for (int64_t i = 0; i < len; i++) {
         const int64_t *a = access_at(m, i);
@@ -176,18 +175,13 @@ static void track_access(Model *m, int tid, Loc loc, bool is_write, const Event 
     }
     if (logged)
         return;
-    if ((size_t)(len + 1) * A_SIZE > m->acc_cap) {
-        m->acc_cap = m->acc_cap ? m->acc_cap * 2 : 64 * A_SIZE;
-        m->acc = g_renew(int64_t, m->acc, m->acc_cap);
-    }
-    int64_t *a = m->acc + len * A_SIZE;
+    int64_t *a = trail_log_append(&m->accesses, m->env.trail);
     a[A_LOC] = loc;
     a[A_TID] = tid;
     a[A_LINE] = ev->line;
     a[A_WRITE] = is_write;
     a[A_EPOCH] = epoch;
     a[A_LOCK] = innermost_lock(m, tid);
-    trail_set(m->env.trail, m->h_acc_len, 0, len + 1);
 }
 static void sc_finish(Model *m) { (void)m; }
 
@@ -273,7 +267,7 @@ static void sc_key(Model *m, KeyBuf *key)
        the access log, per thread in program order (interleaving-free). */
     hb_key(&m->hb, key);
     for (int t = 0; t < m->env.world->n_tids; t++) {
-        for (int64_t i = 0; i < *m->acc_len; i++) {
+        for (int64_t i = 0; i < trail_log_len(&m->accesses); i++) {
             const int64_t *a = access_at(m, i);
             if (a[A_TID] != t)
                 continue;

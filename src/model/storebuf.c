@@ -23,7 +23,7 @@
 #include <string.h>
 
 enum { B_TID, B_LOC, B_VALUE, B_EVENT, B_SIZE };
-enum { S_LEN, S_FIRST, S_SIZE }; /* log length; first entry maybe unflushed */
+enum { S_FIRST, S_SIZE }; /* the first entry that may be unflushed */
 
 struct Model {
     ModelEnv env;
@@ -31,8 +31,7 @@ struct Model {
     Trail *trail;
     bool per_location;   /* pso */
     int64_t *scal;
-    int64_t *log;        /* B_SIZE words per buffered write (append-only) */
-    size_t log_cap;
+    TrailLog log;        /* B_SIZE words per buffered write */
     int64_t *flushed;    /* per log entry */
     size_t flushed_cap;
     int64_t *mem;        /* per location */
@@ -50,6 +49,7 @@ static Model *create(const ModelEnv *env, bool per_location)
     m->per_location = per_location;
     m->scal = g_new0(int64_t, S_SIZE);
     m->h_scal = trail_register(m->trail, &m->scal);
+    trail_log_init(&m->log, m->trail, B_SIZE);
     m->h_flushed = trail_register(m->trail, &m->flushed);
     m->h_mem = trail_register(m->trail, &m->mem);
     m->h_mem_event = trail_register(m->trail, &m->mem_event);
@@ -62,7 +62,7 @@ static Model *pso_create(const ModelEnv *env) { return create(env, true); }
 static void sb_destroy(Model *m)
 {
     g_free(m->scal);
-    g_free(m->log);
+    trail_log_free(&m->log);
     g_free(m->flushed);
     g_free(m->mem);
     g_free(m->mem_event);
@@ -82,8 +82,8 @@ static void ensure(Model *m)
 static void sb_begin(Model *m) { ensure(m); }
 static void sb_finish(Model *m) { (void)m; }
 
-static inline int64_t log_len(const Model *m) { return m->scal[S_LEN]; }
-static inline const int64_t *entry(const Model *m, int64_t i) { return m->log + i * B_SIZE; }
+static inline int64_t log_len(const Model *m) { return trail_log_len(&m->log); }
+static inline const int64_t *entry(const Model *m, int64_t i) { return trail_log_at(&m->log, i); }
 static inline bool buffered(const Model *m, int64_t i) { return !m->flushed[i]; }
 
 static int64_t event_index(const Model *m, const Event *ev) { return (int64_t)(ev - m->env.events->v); }
@@ -169,16 +169,12 @@ static bool sb_write(Model *m, int tid, Loc loc, int64_t value, Event *ev)
         return true;
     }
     int64_t len = log_len(m);
-    if ((size_t)(len + 1) * B_SIZE > m->log_cap) {
-        m->log_cap = m->log_cap ? m->log_cap * 2 : 64 * B_SIZE;
-        m->log = g_renew(int64_t, m->log, m->log_cap);
-    }
     if ((size_t)(len + 1) > m->flushed_cap) {
         size_t cap = m->flushed_cap ? m->flushed_cap * 2 : 64;
         array_grow(&m->flushed, (int64_t)m->flushed_cap, (int64_t)cap);
         m->flushed_cap = cap;
     }
-    int64_t *e = m->log + len * B_SIZE;
+    int64_t *e = trail_log_append(&m->log, m->trail);
     e[B_TID] = tid;
     e[B_LOC] = loc;
     e[B_VALUE] = value;
@@ -186,7 +182,6 @@ static bool sb_write(Model *m, int tid, Loc loc, int64_t value, Event *ev)
     /* The slot may hold a flag from an undone path: set it through the
        trail so that undoing this write restores whatever was there. */
     trail_set(m->trail, m->h_flushed, (size_t)len, 0);
-    trail_set(m->trail, m->h_scal, S_LEN, len + 1);
     ev->buffered = true;
     return true;
 }
