@@ -298,7 +298,7 @@ static StepResult new_array(Machine *mc, int tid, const Insn *in)
     return STEP_OK;
 }
 
-static StepResult do_read(Machine *mc, int tid, const Insn *in, const ReadChoice *choice);
+static void read_operands(Machine *mc, int tid, const Insn *in, Loc loc, const ReadChoice *choice);
 static Loc action_loc(const Machine *mc, const int64_t *th, const Insn *in, ExceptionKind *exc);
 
 /* A read no other thread can affect needs no interleaving point: a global
@@ -306,7 +306,7 @@ static Loc action_loc(const Machine *mc, const int64_t *th, const Insn *in, Exce
    or a final field of an object whose constructor has finished (only
    constructors may write one). Such a read is done at once, as
    thread-local work, when the model indeed offers exactly one value. */
-static bool stable_read(Machine *mc, int tid, const Insn *in, StepResult *r)
+static bool stable_read(Machine *mc, int tid, const Insn *in)
 {
     const int64_t *th = mc->th[tid];
     if (in->op == OP_GETG) {
@@ -324,7 +324,7 @@ static bool stable_read(Machine *mc, int tid, const Insn *in, StepResult *r)
     ReadChoice choice[2];
     if (mc->ops->read_choices(mc->model, tid, loc, choice, 2) != 1)
         return false;
-    *r = do_read(mc, tid, in, &choice[0]);
+    read_operands(mc, tid, in, loc, &choice[0]);
     mc->th[tid][TH_PC]++;
     return true;
 }
@@ -339,11 +339,8 @@ static StepResult run_local(Machine *mc, int tid)
         const CMethod *m = &prog->methods[th[TH_METHOD]];
         const Insn *in = &m->code[th[TH_PC]];
         if (op_is_visible(in->op)) {
-            StepResult r;
-            if (!stable_read(mc, tid, in, &r))
-                return STEP_OK;
-            if (r != STEP_OK || mc->th[tid][TH_STATUS] != TS_READY)
-                return r;
+            if (!stable_read(mc, tid, in))
+                return STEP_OK; /* parked at its next visible action */
             continue;
         }
         int64_t a, b, v;
@@ -584,16 +581,22 @@ static bool write_location(Machine *mc, int tid, const Insn *in, Loc loc, int64_
     return mc->ops->write(mc->model, tid, loc, value, ev);
 }
 
-static StepResult do_read(Machine *mc, int tid, const Insn *in, const ReadChoice *choice)
+/* A read whose location is known (the operands are valid): pops the
+   object and index operands and pushes the value read. */
+static void read_operands(Machine *mc, int tid, const Insn *in, Loc loc, const ReadChoice *choice)
 {
-    int64_t *th = mc->th[tid];
-    ExceptionKind exc;
-    Loc loc = action_loc(mc, th, in, &exc);
-    if (loc == LOC_NONE)
-        return throw_exception(mc, tid, in->line, exc);
-    th[TH_SP] -= in->op == OP_GETG ? 0 : in->op == OP_GETF ? 1 : 2;
+    mc->th[tid][TH_SP] -= in->op == OP_GETG ? 0 : in->op == OP_GETF ? 1 : 2;
     int64_t value = read_location(mc, tid, in, loc, choice);
     push(mc->th[tid], value);
+}
+
+static StepResult do_read(Machine *mc, int tid, const Insn *in, const ReadChoice *choice)
+{
+    ExceptionKind exc;
+    Loc loc = action_loc(mc, mc->th[tid], in, &exc);
+    if (loc == LOC_NONE)
+        return throw_exception(mc, tid, in->line, exc);
+    read_operands(mc, tid, in, loc, choice);
     return STEP_OK;
 }
 

@@ -11,13 +11,14 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish  # noqa: E402
+
 BINARY = sys.argv[1]
 ROOT = sys.argv[2]
 CLASSIC = os.path.join(ROOT, "litmus", "classic")
 SB = os.path.join(CLASSIC, "SB.litmus")
 MP = os.path.join(CLASSIC, "MP.litmus")
-failures = []
-passed = 0
 
 # SB under sc: each read sees the initial write or the other thread's;
 # SC forbids both seeing the initial one, so 3 executions.
@@ -29,13 +30,6 @@ def run(*args):
     return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=120)
 
 
-def check(name, cond, detail=""):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(f"{name}: {detail}")
-        print(f"FAIL {name}: {detail}")
 
 
 def listing_text():
@@ -129,8 +123,7 @@ def main():
     dot_files()
     stats_table()
     no_drf_shortcut()
-    print(f"listing: {passed} passed, {len(failures)} failed")
-    sys.exit(1 if failures else 0)
+    finish("listing")
 
 
 if __name__ == "__main__":

@@ -11,24 +11,18 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish  # noqa: E402
+
 BINARY = sys.argv[1]
 ROOT = sys.argv[2]
 CLASSIC = os.path.join(ROOT, "litmus", "classic")
-failures = []
-passed = 0
 
 
 def run(*args, cwd=None):
     return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=120, cwd=cwd)
 
 
-def check(name, cond, detail=""):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(f"{name}: {detail}")
-        print(f"FAIL {name}: {detail}")
 
 
 def litmus(tmp, name, text):
@@ -142,8 +136,7 @@ def main():
         check("mixed files", p.returncode == 2 and "Test SB Allowed" in p.stdout
               and "broken.litmus:2:" in p.stderr, (p.returncode, p.stderr))
 
-    print(f"options: {passed} passed, {len(failures)} failed")
-    sys.exit(1 if failures else 0)
+    finish("options")
 
 
 if __name__ == "__main__":

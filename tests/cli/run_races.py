@@ -10,19 +10,13 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish  # noqa: E402
+
 BINARY, ROOT = sys.argv[1], sys.argv[2]
 PROGRAMS = os.path.join(ROOT, "litmus", "programs")
-failures = []
-passed = 0
 
 
-def check(name, cond, detail=""):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(name)
-        print(f"FAIL {name}: {detail}")
 
 
 def races(name, *extra):
@@ -98,5 +92,4 @@ p = subprocess.run([BINARY, "--volatile", "nosuch", os.path.join(PROGRAMS, "publ
                    capture_output=True, text=True)
 check("unknown location", p.returncode == 2 and "no location 'nosuch'" in p.stderr, (p.returncode, p.stderr))
 
-print(f"races: {passed} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+finish("races")
